@@ -1,0 +1,12 @@
+using ProtocolBench.Rest.Api;
+using ProtocolBench.Shared.Hosting;
+
+var builder = WebApplication.CreateBuilder(args);
+builder.AddServiceDefaults();
+builder.AddLibraryDb();
+builder.AddPayloadFiles();
+builder.AddRestApi();
+
+var app = builder.Build();
+app.MapRestApi();
+return await app.RunServiceAsync("Rest.Api");

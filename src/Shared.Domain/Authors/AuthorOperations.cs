@@ -1,0 +1,102 @@
+using Microsoft.EntityFrameworkCore;
+using ProtocolBench.Shared.Domain.Data;
+
+namespace ProtocolBench.Shared.Domain.Authors;
+
+/// <summary>
+/// SPEC §5, implemented once. Every service calls these and only translates its protocol.
+/// Arguments are validated before the first query; reads use one projection, ordered by id.
+/// </summary>
+public static class AuthorOperations
+{
+    public static async Task<IReadOnlyList<AuthorDto>> SearchAsync(
+        this LibraryDbContext db, string? phrase, int? limit, CancellationToken cancellationToken)
+    {
+        var text = Validate.Text("phrase", phrase, Limits.SearchPhraseMaxLength);
+        var take = limit ?? Limits.SearchLimitMax;
+        Validate.Range("limit", take, 1, Limits.SearchLimitMax);
+
+        // string.Contains is translated to instr() on SQLite and strpos() on PostgreSQL:
+        // ordinal, case-sensitive, and % _ ' are plain characters.
+        return await db.Authors
+            .Where(a => a.Name.Contains(text))
+            .OrderBy(a => a.Id)
+            .Take(take)
+            .Select(AuthorMapping.Projection)
+            .ToListAsync(cancellationToken);
+    }
+
+    public static async Task<IReadOnlyList<AuthorDto>> ListAsync(
+        this LibraryDbContext db, int? skip, int? take, CancellationToken cancellationToken)
+    {
+        var from = skip ?? 0;
+        var count = take ?? Limits.ListTakeDefault;
+        Validate.AtLeast("skip", from, 0);
+        Validate.Range("take", count, 1, Limits.ListTakeMax);
+
+        return await db.Authors
+            .OrderBy(a => a.Id)
+            .Skip(from)
+            .Take(count)
+            .Select(AuthorMapping.Projection)
+            .ToListAsync(cancellationToken);
+    }
+
+    public static async Task<AuthorDto> GetAsync(this LibraryDbContext db, int id, CancellationToken cancellationToken)
+    {
+        ValidateId(id);
+        return await db.Authors
+            .Where(a => a.Id == id)
+            .Select(AuthorMapping.Projection)
+            .SingleOrDefaultAsync(cancellationToken)
+            ?? throw NotFound(id);
+    }
+
+    public static async Task<AuthorDto> CreateAsync(this LibraryDbContext db, AuthorInput input, CancellationToken cancellationToken)
+    {
+        var (name, country) = ValidateInput(input);
+        var author = new Author { Name = name, Country = country };
+        db.Authors.Add(author);
+        await db.SaveChangesAsync(cancellationToken);
+        db.ChangeTracker.Clear();
+        return author.ToDto();
+    }
+
+    public static async Task<AuthorDto> UpdateAsync(
+        this LibraryDbContext db, int id, AuthorInput input, CancellationToken cancellationToken)
+    {
+        ValidateId(id);
+        var (name, country) = ValidateInput(input);
+        var updated = await db.Authors
+            .Where(a => a.Id == id)
+            .ExecuteUpdateAsync(s => s.SetProperty(a => a.Name, name).SetProperty(a => a.Country, country), cancellationToken);
+        if (updated == 0)
+        {
+            throw NotFound(id);
+        }
+
+        return await db.GetAsync(id, cancellationToken);
+    }
+
+    public static async Task DeleteAsync(this LibraryDbContext db, int id, CancellationToken cancellationToken)
+    {
+        ValidateId(id);
+        await using var transaction = await db.Database.BeginTransactionAsync(cancellationToken);
+        await db.Books.Where(b => b.AuthorId == id).ExecuteDeleteAsync(cancellationToken);
+        var deleted = await db.Authors.Where(a => a.Id == id).ExecuteDeleteAsync(cancellationToken);
+        if (deleted == 0)
+        {
+            throw NotFound(id);
+        }
+
+        await transaction.CommitAsync(cancellationToken);
+    }
+
+    private static void ValidateId(int id) => Validate.AtLeast("id", id, 1);
+
+    private static (string Name, string Country) ValidateInput(AuthorInput? input) => (
+        Validate.Text("name", input?.Name, Limits.AuthorNameMaxLength),
+        Validate.Text("country", input?.Country, Limits.AuthorCountryMaxLength));
+
+    private static DomainException NotFound(int id) => DomainException.NotFound("id", $"Author {id} was not found.");
+}

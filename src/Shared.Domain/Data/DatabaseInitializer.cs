@@ -1,0 +1,79 @@
+using System.Diagnostics;
+using Microsoft.Data.Sqlite;
+using Microsoft.EntityFrameworkCore;
+
+namespace ProtocolBench.Shared.Domain.Data;
+
+public sealed record InitializationResult(bool Seeded, TimeSpan Elapsed, int Authors, int Books);
+
+/// <summary>
+/// Creates the schema and seeds an empty database. Three services may start at once on one database,
+/// so the work runs under a cross-process lock: a lock file beside the SQLite file, or a PostgreSQL advisory lock.
+/// </summary>
+public static class DatabaseInitializer
+{
+    private const long AdvisoryLockKey = 0x50_42_53_45_45_44; // "PBSEED"
+
+    public static async Task<InitializationResult> InitializeAsync(
+        DatabaseOptions options, IDbContextFactory<LibraryDbContext> factory, CancellationToken cancellationToken)
+    {
+        await using var db = await factory.CreateDbContextAsync(cancellationToken);
+        var watch = Stopwatch.StartNew();
+        bool seeded;
+        if (options.Provider == DatabaseProvider.Sqlite)
+        {
+            var file = Path.GetFullPath(new SqliteConnectionStringBuilder(options.EffectiveConnectionString).DataSource);
+            await using var fileLock = await AcquireFileLockAsync(file + ".init.lock", cancellationToken);
+            seeded = await CreateAndSeedAsync(db, cancellationToken);
+            await db.Database.ExecuteSqlRawAsync("PRAGMA journal_mode=WAL;", cancellationToken);
+        }
+        else
+        {
+            await db.Database.OpenConnectionAsync(cancellationToken);
+            try
+            {
+                await db.Database.ExecuteSqlRawAsync($"SELECT pg_advisory_lock({AdvisoryLockKey})", cancellationToken);
+                seeded = await CreateAndSeedAsync(db, cancellationToken);
+                await db.Database.ExecuteSqlRawAsync($"SELECT pg_advisory_unlock({AdvisoryLockKey})", cancellationToken);
+            }
+            finally
+            {
+                await db.Database.CloseConnectionAsync();
+            }
+        }
+
+        var authors = await db.Authors.CountAsync(cancellationToken);
+        var books = await db.Books.CountAsync(cancellationToken);
+        return new InitializationResult(seeded, watch.Elapsed, authors, books);
+    }
+
+    private static async Task<bool> CreateAndSeedAsync(LibraryDbContext db, CancellationToken cancellationToken)
+    {
+        await db.Database.EnsureCreatedAsync(cancellationToken);
+        if (!await LibrarySeed.IsEmptyAsync(db, cancellationToken))
+        {
+            return false;
+        }
+
+        await using var transaction = await db.Database.BeginTransactionAsync(cancellationToken);
+        await LibrarySeed.SeedAsync(db, cancellationToken);
+        await transaction.CommitAsync(cancellationToken);
+        return true;
+    }
+
+    private static async Task<FileStream> AcquireFileLockAsync(string path, CancellationToken cancellationToken)
+    {
+        var deadline = DateTime.UtcNow.AddMinutes(2);
+        while (true)
+        {
+            try
+            {
+                return new FileStream(path, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None);
+            }
+            catch (IOException) when (DateTime.UtcNow < deadline)
+            {
+                await Task.Delay(100, cancellationToken);
+            }
+        }
+    }
+}

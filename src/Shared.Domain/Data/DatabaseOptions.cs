@@ -1,0 +1,106 @@
+using Microsoft.Data.Sqlite;
+using Microsoft.EntityFrameworkCore;
+using Npgsql;
+
+namespace ProtocolBench.Shared.Domain.Data;
+
+public enum DatabaseProvider
+{
+    Sqlite,
+    PostgreSQL,
+}
+
+/// <summary>Bound from the "Database" section: <c>Database:Provider</c> and <c>Database:ConnectionString</c>.</summary>
+public sealed class DatabaseOptions
+{
+    public const string Section = "Database";
+
+    /// <summary>Each service's share of PostgreSQL's default max_connections (100, 3 reserved): 3 × 30 = 90.</summary>
+    public const int DefaultPostgresPoolSize = 30;
+
+    public DatabaseProvider Provider { get; set; } = DatabaseProvider.Sqlite;
+
+    /// <summary>Empty means the embedded SQLite file at <see cref="DefaultSqlitePath"/>.</summary>
+    public string? ConnectionString { get; set; }
+
+    public int CommandTimeoutSeconds { get; set; } = 30;
+
+    public static string DefaultSqlitePath => Path.Combine(
+        Environment.GetFolderPath(Environment.SpecialFolder.LocalApplicationData, Environment.SpecialFolderOption.Create),
+        "ProtocolBench",
+        "protocolbench.db");
+
+    public string EffectiveConnectionString => Provider switch
+    {
+        DatabaseProvider.Sqlite => SqliteConnectionString(),
+        _ => PostgresConnectionString(),
+    };
+
+    /// <summary>What the logs and reports may show: the file, or the host and database, never a password.</summary>
+    public string Describe()
+    {
+        if (Provider == DatabaseProvider.Sqlite)
+        {
+            return $"SQLite {new SqliteConnectionStringBuilder(EffectiveConnectionString).DataSource}";
+        }
+
+        var pg = new NpgsqlConnectionStringBuilder(EffectiveConnectionString);
+        return $"PostgreSQL {pg.Host}:{pg.Port}/{pg.Database} (pool {pg.MaxPoolSize})";
+    }
+
+    public void Configure(DbContextOptionsBuilder options)
+    {
+        if (Provider == DatabaseProvider.Sqlite)
+        {
+            options.UseSqlite(EffectiveConnectionString, o => o.CommandTimeout(CommandTimeoutSeconds));
+        }
+        else
+        {
+            options.UseNpgsql(EffectiveConnectionString, o => o.CommandTimeout(CommandTimeoutSeconds));
+        }
+
+        options.UseQueryTrackingBehavior(QueryTrackingBehavior.NoTracking);
+    }
+
+    private string SqliteConnectionString()
+    {
+        var builder = new SqliteConnectionStringBuilder(string.IsNullOrWhiteSpace(ConnectionString)
+            ? $"Data Source={DefaultSqlitePath}"
+            : ConnectionString)
+        {
+            DefaultTimeout = CommandTimeoutSeconds,
+            Pooling = true,
+        };
+        var directory = Path.GetDirectoryName(Path.GetFullPath(builder.DataSource));
+        if (directory is not null)
+        {
+            Directory.CreateDirectory(directory);
+        }
+
+        return builder.ToString();
+    }
+
+    private string PostgresConnectionString()
+    {
+        if (string.IsNullOrWhiteSpace(ConnectionString))
+        {
+            throw new InvalidOperationException(
+                "Database:Provider is PostgreSQL but Database:ConnectionString is empty. " +
+                "Set it, e.g. Database__ConnectionString=\"Host=127.0.0.1;Username=postgres;Password=...;Database=protocolbench\".");
+        }
+
+        var builder = new NpgsqlConnectionStringBuilder(ConnectionString);
+        if (!ConnectionString.Contains("Pool Size", StringComparison.OrdinalIgnoreCase))
+        {
+            builder.MaxPoolSize = DefaultPostgresPoolSize;
+        }
+
+        if (!ConnectionString.Contains("Timeout", StringComparison.OrdinalIgnoreCase))
+        {
+            builder.Timeout = 5;
+        }
+
+        builder.CommandTimeout = CommandTimeoutSeconds;
+        return builder.ToString();
+    }
+}

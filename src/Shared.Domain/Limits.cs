@@ -1,0 +1,19 @@
+namespace ProtocolBench.Shared.Domain;
+
+/// <summary>SPEC §8: the same limits on every protocol.</summary>
+public static class Limits
+{
+    public const int CloneTextMaxLength = 1_024;
+    public const int CloneCountMax = 100_000;
+    public const int CloneOutputMaxChars = 1_048_576;
+    public const int IntsCountMax = 100_000;
+    public const int SearchPhraseMaxLength = 100;
+    public const int SearchLimitMax = 5_000;
+    public const int ListTakeMax = 1_000;
+    public const int ListTakeDefault = 100;
+    public const int AuthorNameMaxLength = 200;
+    public const int AuthorCountryMaxLength = 100;
+    public const int BookTitleMaxLength = 300;
+    public const int RequestBodyMaxBytes = 1_048_576;
+    public const int GraphQLMaxDepth = 5;
+}

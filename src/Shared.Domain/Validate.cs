@@ -1,0 +1,57 @@
+namespace ProtocolBench.Shared.Domain;
+
+/// <summary>Argument checks that run before any allocation or query. Messages are what clients read.</summary>
+public static class Validate
+{
+    public static int Required(string field, int? value) =>
+        value ?? throw DomainException.Invalid(field, $"{field} is required.");
+
+    public static void Range(string field, long value, long min, long max)
+    {
+        if (value < min || value > max)
+        {
+            throw DomainException.Invalid(field, $"{field} must be between {min} and {max} (was {value}).");
+        }
+    }
+
+    public static void AtLeast(string field, long value, long min)
+    {
+        if (value < min)
+        {
+            throw DomainException.Invalid(field, $"{field} must be at least {min} (was {value}).");
+        }
+    }
+
+    public static string Text(string field, string? value, int maxLength, bool allowControl = false)
+    {
+        if (string.IsNullOrEmpty(value))
+        {
+            throw DomainException.Invalid(field, $"{field} is required (1 to {maxLength} characters).");
+        }
+
+        if (value.Length > maxLength)
+        {
+            throw DomainException.Invalid(field, $"{field} must be 1 to {maxLength} characters (was {value.Length}).");
+        }
+
+        for (var i = 0; i < value.Length; i++)
+        {
+            var c = value[i];
+            if (!allowControl && char.IsControl(c))
+            {
+                throw DomainException.Invalid(field, $"{field} must not contain control characters (U+{(int)c:X4} at {i}).");
+            }
+
+            if (char.IsHighSurrogate(c) && i + 1 < value.Length && char.IsLowSurrogate(value[i + 1]))
+            {
+                i++;
+            }
+            else if (char.IsSurrogate(c))
+            {
+                throw DomainException.Invalid(field, $"{field} must be valid Unicode (unpaired surrogate at {i}).");
+            }
+        }
+
+        return value;
+    }
+}

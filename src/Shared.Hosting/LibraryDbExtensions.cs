@@ -1,0 +1,100 @@
+using System.Data.Common;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Diagnostics.HealthChecks;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+using ProtocolBench.Shared.Domain;
+using ProtocolBench.Shared.Domain.Data;
+using ProtocolBench.Shared.Domain.Payloads;
+
+namespace ProtocolBench.Shared.Hosting;
+
+public static class LibraryDbExtensions
+{
+    /// <summary>One pooled DbContext factory per service; handlers get a scoped context, GraphQL resolvers may create their own.</summary>
+    public static IHostApplicationBuilder AddLibraryDb(this IHostApplicationBuilder builder)
+    {
+        builder.Services.AddOptions<DatabaseOptions>()
+            .BindConfiguration(DatabaseOptions.Section)
+            .Validate(
+                o => o.Provider == DatabaseProvider.Sqlite || !string.IsNullOrWhiteSpace(o.ConnectionString),
+                "Database:Provider is PostgreSQL but Database:ConnectionString is empty.")
+            .Validate(o => o.CommandTimeoutSeconds is > 0 and <= 300, "Database:CommandTimeoutSeconds must be 1..300.")
+            .ValidateOnStart();
+        builder.Services.AddPooledDbContextFactory<LibraryDbContext>(
+            (services, options) => services.GetRequiredService<IOptions<DatabaseOptions>>().Value.Configure(options));
+        builder.Services.AddScoped(services =>
+            services.GetRequiredService<IDbContextFactory<LibraryDbContext>>().CreateDbContext());
+        builder.Services.AddHealthChecks()
+            .AddCheck<DatabaseHealthCheck>("database", tags: ["ready"]);
+        return builder;
+    }
+
+    public static IHostApplicationBuilder AddPayloadFiles(this IHostApplicationBuilder builder)
+    {
+        builder.Services.AddSingleton(_ => PayloadFiles.Load(builder.Configuration["Payloads:Directory"]));
+        builder.Services.AddHealthChecks()
+            .AddCheck<PayloadFilesHealthCheck>("payload-files", tags: ["ready"]);
+        return builder;
+    }
+
+    /// <summary>Creates and seeds the database before the service accepts a request, and logs how long it took.</summary>
+    public static async Task InitializeLibraryDbAsync(this WebApplication app, CancellationToken cancellationToken = default)
+    {
+        var options = app.Services.GetRequiredService<IOptions<DatabaseOptions>>().Value;
+        var factory = app.Services.GetRequiredService<IDbContextFactory<LibraryDbContext>>();
+        var log = app.Services.GetRequiredService<ILoggerFactory>().CreateLogger("ProtocolBench.Database");
+        var result = await DatabaseInitializer.InitializeAsync(options, factory, cancellationToken);
+        log.LogInformation(
+            "{Database}: {Action} in {Elapsed:F0} ms; {Authors} authors, {Books} books",
+            options.Describe(),
+            result.Seeded ? "created and seeded" : "already seeded, checked",
+            result.Elapsed.TotalMilliseconds,
+            result.Authors,
+            result.Books);
+    }
+
+    /// <summary>
+    /// Turns any exception into the error clients see: domain errors as they are, database faults as UNAVAILABLE,
+    /// anything else as null (an internal error, reported without details).
+    /// </summary>
+    public static DomainException? ToClientError(this Exception exception) => exception switch
+    {
+        DomainException domain => domain,
+        DbException or TimeoutException => DatabaseUnavailable(),
+        DbUpdateException { InnerException: DbException } => DatabaseUnavailable(),
+        InvalidOperationException { InnerException: DbException or TimeoutException } => DatabaseUnavailable(),
+        _ => null,
+    };
+
+    private static DomainException DatabaseUnavailable() =>
+        new(ErrorCode.Unavailable, "database", "The database is not available right now; try again later.");
+}
+
+internal sealed class DatabaseHealthCheck(IDbContextFactory<LibraryDbContext> factory) : IHealthCheck
+{
+    public async Task<HealthCheckResult> CheckHealthAsync(HealthCheckContext context, CancellationToken cancellationToken = default)
+    {
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        timeout.CancelAfter(TimeSpan.FromSeconds(3));
+        try
+        {
+            await using var db = await factory.CreateDbContextAsync(timeout.Token);
+            var any = await db.Authors.AnyAsync(timeout.Token);
+            return any ? HealthCheckResult.Healthy() : HealthCheckResult.Unhealthy("The database has no authors.");
+        }
+        catch (Exception e) when (e is DbException or TimeoutException or OperationCanceledException or InvalidOperationException)
+        {
+            return HealthCheckResult.Unhealthy($"Database not reachable: {e.GetType().Name}");
+        }
+    }
+}
+
+internal sealed class PayloadFilesHealthCheck(PayloadFiles files) : IHealthCheck
+{
+    public Task<HealthCheckResult> CheckHealthAsync(HealthCheckContext context, CancellationToken cancellationToken = default) =>
+        Task.FromResult(files.IsAvailable ? HealthCheckResult.Healthy() : HealthCheckResult.Unhealthy(files.Error));
+}

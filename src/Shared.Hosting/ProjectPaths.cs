@@ -1,0 +1,27 @@
+namespace ProtocolBench.Shared.Hosting;
+
+/// <summary>Finds the repository (the folder holding ProtocolBench.sln) from wherever a program was started.</summary>
+public static class ProjectPaths
+{
+    public const string SolutionFile = "ProtocolBench.sln";
+
+    public static string? FindRoot()
+    {
+        foreach (var start in new[] { Directory.GetCurrentDirectory(), AppContext.BaseDirectory })
+        {
+            for (var dir = new DirectoryInfo(start); dir is not null; dir = dir.Parent)
+            {
+                if (File.Exists(Path.Combine(dir.FullName, SolutionFile)))
+                {
+                    return dir.FullName;
+                }
+            }
+        }
+
+        return null;
+    }
+
+    public static string RootOrCurrent => FindRoot() ?? Directory.GetCurrentDirectory();
+
+    public static string CertificateDirectory => Path.Combine(RootOrCurrent, "certs");
+}

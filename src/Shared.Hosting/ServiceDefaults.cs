@@ -1,0 +1,142 @@
+using System.Net;
+using System.Text.Json;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Diagnostics.HealthChecks;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Routing;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+using ProtocolBench.Shared.Domain;
+using ProtocolBench.Shared.Domain.Data;
+
+namespace ProtocolBench.Shared.Hosting;
+
+/// <summary>What every ProtocolBench service has: its two endpoints, quiet logging, timeouts and the stdin lifeline.</summary>
+public static class ServiceDefaults
+{
+    public static WebApplicationBuilder AddServiceDefaults(this WebApplicationBuilder builder)
+    {
+        // Measured paths log nothing; startup facts (seeding time) still reach the console.
+        builder.Logging.ClearProviders();
+        builder.Logging.AddSimpleConsole(o => o.SingleLine = true);
+        builder.Logging.SetMinimumLevel(LogLevel.Warning);
+        builder.Logging.AddFilter("ProtocolBench", LogLevel.Information);
+
+        builder.Services.AddOptions<EndpointOptions>()
+            .BindConfiguration(EndpointOptions.Section)
+            .Validate(o => IPAddress.TryParse(o.Address, out _), "Endpoints:Address must be an IP address.")
+            .Validate(o => o.HttpPort is > 0 and < 65536 && o.HttpsPort is > 0 and < 65536, "Endpoints ports must be 1..65535.")
+            .ValidateOnStart();
+        builder.Services.AddOptions<CertificateOptions>().BindConfiguration(CertificateOptions.Section);
+        builder.Services.Configure<HostOptions>(o => o.ShutdownTimeout = TimeSpan.FromSeconds(10));
+        builder.Services.AddHostedService<StdinLifeline>();
+        builder.WebHost.ConfigureKestrel(ConfigureKestrel);
+        return builder;
+    }
+
+    /// <summary>GET /healthz: 200 when the database and payload files are available, 503 otherwise.</summary>
+    public static IEndpointConventionBuilder MapServiceHealth(this IEndpointRouteBuilder app) =>
+        app.MapHealthChecks("/healthz", new HealthCheckOptions { ResponseWriter = WriteHealthAsync });
+
+    /// <summary>Initializes the database, starts listening, prints where, and runs until stopped. Returns the exit code.</summary>
+    public static async Task<int> RunServiceAsync(this WebApplication app, string serviceName)
+    {
+        var endpoints = app.Services.GetRequiredService<IOptions<EndpointOptions>>().Value;
+        try
+        {
+            await app.InitializeLibraryDbAsync(app.Lifetime.ApplicationStopping);
+            await app.StartAsync();
+        }
+        catch (IOException e) when (e.Message.Contains("address already in use", StringComparison.OrdinalIgnoreCase)
+                                    || e.InnerException?.GetType().Name == "AddressInUseException")
+        {
+            await Console.Error.WriteLineAsync(
+                $"{serviceName}: cannot listen: {e.Message}\n" +
+                $"Port {endpoints.HttpPort} or {endpoints.HttpsPort} is taken by another process. Stop it, or choose other ports: " +
+                "--Endpoints:HttpPort=N --Endpoints:HttpsPort=M");
+            return 3;
+        }
+        catch (Exception e) when (e is InvalidOperationException or OptionsValidationException or System.Data.Common.DbException)
+        {
+            await Console.Error.WriteLineAsync($"{serviceName}: cannot start: {e.Message}");
+            return 2;
+        }
+
+        var database = app.Services.GetRequiredService<IOptions<DatabaseOptions>>().Value.Describe();
+        Console.WriteLine(
+            $"{serviceName} ready (pid {Environment.ProcessId}): http://{endpoints.Address}:{endpoints.HttpPort} " +
+            $"[{Describe(endpoints.CleartextProtocols)}], https://{endpoints.Address}:{endpoints.HttpsPort} [h2, http/1.1]; {database}; " +
+            $".NET {Environment.Version}, {(System.Runtime.GCSettings.IsServerGC ? "server" : "workstation")} GC");
+        await app.WaitForShutdownAsync();
+        return 0;
+    }
+
+    private static void ConfigureKestrel(WebHostBuilderContext context, KestrelServerOptions kestrel)
+    {
+        var endpoints = kestrel.ApplicationServices.GetRequiredService<IOptions<EndpointOptions>>().Value;
+        var certificatePath = kestrel.ApplicationServices.GetRequiredService<IOptions<CertificateOptions>>().Value.Path;
+        var address = IPAddress.Parse(endpoints.Address);
+
+        kestrel.AddServerHeader = false;
+        kestrel.Limits.MaxRequestBodySize = Limits.RequestBodyMaxBytes;
+        kestrel.Limits.RequestHeadersTimeout = TimeSpan.FromSeconds(10);
+        kestrel.Limits.KeepAliveTimeout = TimeSpan.FromSeconds(130);
+
+        kestrel.Listen(address, endpoints.HttpPort, o => o.Protocols = endpoints.CleartextProtocols);
+        kestrel.Listen(address, endpoints.HttpsPort, o =>
+        {
+            o.Protocols = HttpProtocols.Http1AndHttp2;
+            o.UseHttps(ProjectCertificate.LoadServer(certificatePath));
+        });
+    }
+
+    private static string Describe(HttpProtocols protocols) => protocols switch
+    {
+        HttpProtocols.Http2 => "h2c prior knowledge",
+        HttpProtocols.Http1 => "http/1.1",
+        _ => protocols.ToString(),
+    };
+
+    private static Task WriteHealthAsync(HttpContext context, Microsoft.Extensions.Diagnostics.HealthChecks.HealthReport report)
+    {
+        context.Response.ContentType = "application/json";
+        return context.Response.WriteAsync(JsonSerializer.Serialize(new
+        {
+            status = report.Status.ToString(),
+            checks = report.Entries.ToDictionary(e => e.Key, e => new { status = e.Value.Status.ToString(), description = e.Value.Description }),
+        }));
+    }
+}
+
+/// <summary>
+/// With <c>Lifeline=stdin</c> the service stops when its standard input closes. The launcher holds the other end, so the
+/// services exit even if the launcher is killed with SIGKILL and never gets to stop them.
+/// </summary>
+internal sealed class StdinLifeline(IConfiguration configuration, IHostApplicationLifetime lifetime) : BackgroundService
+{
+    protected override Task ExecuteAsync(CancellationToken stoppingToken)
+    {
+        if (!string.Equals(configuration["Lifeline"], "stdin", StringComparison.OrdinalIgnoreCase))
+        {
+            return Task.CompletedTask;
+        }
+
+        return Task.Run(
+            async () =>
+            {
+                await using var stdin = Console.OpenStandardInput();
+                var buffer = new byte[64];
+                while (await stdin.ReadAsync(buffer, stoppingToken) > 0)
+                {
+                }
+
+                lifetime.StopApplication();
+            },
+            stoppingToken);
+    }
+}
