@@ -1,0 +1,60 @@
+using System.Security.Cryptography.X509Certificates;
+using ProtocolBench.Shared.Hosting;
+
+namespace ProtocolBench.Shared.Clients;
+
+/// <summary>Where the three services are, and how every client behaves.</summary>
+public sealed record ServiceAddresses(
+    string Host = "127.0.0.1",
+    int RestHttp = 5100,
+    int RestHttps = 5101,
+    int GrpcHttp = 5200,
+    int GrpcHttps = 5201,
+    int GraphQLHttp = 5300,
+    int GraphQLHttps = 5301)
+{
+    /// <summary>Host name used for HTTPS; must be in the certificate (localhost, 127.0.0.1 or ::1).</summary>
+    public string TlsHost { get; init; } = "localhost";
+
+    public Uri BaseUri(Protocol protocol, Transport transport)
+    {
+        var port = (protocol, transport) switch
+        {
+            (Protocol.Rest, Transport.Http) => RestHttp,
+            (Protocol.Rest, Transport.Https) => RestHttps,
+            (Protocol.Grpc, Transport.Http) => GrpcHttp,
+            (Protocol.Grpc, Transport.Https) => GrpcHttps,
+            (Protocol.GraphQL, Transport.Http) => GraphQLHttp,
+            _ => GraphQLHttps,
+        };
+        return transport == Transport.Http ? new Uri($"http://{Host}:{port}/") : new Uri($"https://{TlsHost}:{port}/");
+    }
+}
+
+public sealed record ClientOptions
+{
+    public ServiceAddresses Addresses { get; init; } = new();
+
+    /// <summary>The project certificate's public part (certs/protocolbench.crt by default). The only certificate trusted.</summary>
+    public string? TrustedCertificatePath { get; init; }
+
+    /// <summary>A pre-loaded certificate to trust instead of the file (tests use it to present a different one).</summary>
+    public X509Certificate2? TrustedCertificate { get; init; }
+
+    /// <summary>Timeout (HTTP) or deadline (gRPC) of every call.</summary>
+    public TimeSpan CallTimeout { get; init; } = TimeSpan.FromSeconds(30);
+
+    public TimeSpan ConnectTimeout { get; init; } = TimeSpan.FromSeconds(5);
+
+    /// <summary>HTTP/1.1 connections per server; the load tests raise it to the number of virtual users.</summary>
+    public int MaxConnectionsPerServer { get; init; } = 64;
+
+    /// <summary>gRPC receive limit, set explicitly: the 3.4 MiB PDF with room to spare.</summary>
+    public int GrpcMaxReceiveMessageSize { get; init; } = 16 * 1024 * 1024;
+
+    /// <summary>Use HTTP/2 for REST and GraphQL over HTTPS (ALPN h2) instead of HTTP/1.1. The default matches the papers: HTTP/1.1.</summary>
+    public bool HttpsUsesHttp2ForRestAndGraphQL { get; init; }
+
+    public X509Certificate2 LoadTrustedCertificate() =>
+        TrustedCertificate ?? ProjectCertificate.LoadTrusted(TrustedCertificatePath);
+}

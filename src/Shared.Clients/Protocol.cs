@@ -1,0 +1,14 @@
+namespace ProtocolBench.Shared.Clients;
+
+public enum Protocol
+{
+    Rest,
+    Grpc,
+    GraphQL,
+}
+
+public enum Transport
+{
+    Http,
+    Https,
+}

@@ -1,0 +1,159 @@
+using System.Net;
+using System.Net.Security;
+using System.Net.Sockets;
+using System.Security.Cryptography.X509Certificates;
+
+namespace ProtocolBench.Shared.Clients;
+
+/// <summary>Bytes sent and received on the client's sockets: plaintext on HTTP, TLS records on HTTPS.</summary>
+public sealed class WireCounter
+{
+    private long _sent;
+    private long _received;
+
+    public long Sent => Interlocked.Read(ref _sent);
+
+    public long Received => Interlocked.Read(ref _received);
+
+    public long Total => Sent + Received;
+
+    public void AddSent(long bytes) => Interlocked.Add(ref _sent, bytes);
+
+    public void AddReceived(long bytes) => Interlocked.Add(ref _received, bytes);
+
+    public void Reset()
+    {
+        Interlocked.Exchange(ref _sent, 0);
+        Interlocked.Exchange(ref _received, 0);
+    }
+
+    public (long Sent, long Received) Snapshot() => (Sent, Received);
+}
+
+/// <summary>Builds the one kind of HTTP handler every client uses: pooled connections, counted bytes, exact trust.</summary>
+public static class ClientHandlers
+{
+    public static SocketsHttpHandler Create(ClientOptions options, WireCounter counter)
+    {
+        var handler = new SocketsHttpHandler
+        {
+            PooledConnectionLifetime = Timeout.InfiniteTimeSpan,
+            PooledConnectionIdleTimeout = TimeSpan.FromMinutes(5),
+            MaxConnectionsPerServer = options.MaxConnectionsPerServer,
+            EnableMultipleHttp2Connections = true,
+            ConnectTimeout = options.ConnectTimeout,
+            AutomaticDecompression = DecompressionMethods.None,
+            UseCookies = false,
+            UseProxy = false,
+            ConnectCallback = (context, cancellationToken) => ConnectCountedAsync(context, counter, cancellationToken),
+        };
+        handler.SslOptions = TrustOnly(options.LoadTrustedCertificate());
+        return handler;
+    }
+
+    /// <summary>
+    /// TLS settings that accept the project's certificate and nothing else: a custom root store holding exactly it,
+    /// and the usual host-name check. No callback that waves certificates through.
+    /// </summary>
+    public static SslClientAuthenticationOptions TrustOnly(X509Certificate2 trusted)
+    {
+        var policy = new X509ChainPolicy
+        {
+            TrustMode = X509ChainTrustMode.CustomRootTrust,
+            RevocationMode = X509RevocationMode.NoCheck,
+        };
+        policy.CustomTrustStore.Add(trusted);
+        // ALPN (h2 or http/1.1) is chosen by SocketsHttpHandler from each request's version.
+        return new SslClientAuthenticationOptions { CertificateChainPolicy = policy };
+    }
+
+    private static async ValueTask<Stream> ConnectCountedAsync(
+        SocketsHttpConnectionContext context, WireCounter counter, CancellationToken cancellationToken)
+    {
+        var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        try
+        {
+            await socket.ConnectAsync(context.DnsEndPoint, cancellationToken);
+            return new CountingStream(new NetworkStream(socket, ownsSocket: true), counter);
+        }
+        catch
+        {
+            socket.Dispose();
+            throw;
+        }
+    }
+}
+
+internal sealed class CountingStream(Stream inner, WireCounter counter) : Stream
+{
+    public override bool CanRead => inner.CanRead;
+
+    public override bool CanSeek => false;
+
+    public override bool CanWrite => inner.CanWrite;
+
+    public override long Length => throw new NotSupportedException();
+
+    public override long Position
+    {
+        get => throw new NotSupportedException();
+        set => throw new NotSupportedException();
+    }
+
+    public override int Read(byte[] buffer, int offset, int count) => Counted(inner.Read(buffer, offset, count));
+
+    public override int Read(Span<byte> buffer) => Counted(inner.Read(buffer));
+
+    public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default) =>
+        Counted(await inner.ReadAsync(buffer, cancellationToken));
+
+    public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) =>
+        ReadAsync(buffer.AsMemory(offset, count), cancellationToken).AsTask();
+
+    public override void Write(byte[] buffer, int offset, int count)
+    {
+        inner.Write(buffer, offset, count);
+        counter.AddSent(count);
+    }
+
+    public override void Write(ReadOnlySpan<byte> buffer)
+    {
+        inner.Write(buffer);
+        counter.AddSent(buffer.Length);
+    }
+
+    public override async ValueTask WriteAsync(ReadOnlyMemory<byte> buffer, CancellationToken cancellationToken = default)
+    {
+        await inner.WriteAsync(buffer, cancellationToken);
+        counter.AddSent(buffer.Length);
+    }
+
+    public override Task WriteAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) =>
+        WriteAsync(buffer.AsMemory(offset, count), cancellationToken).AsTask();
+
+    public override void Flush() => inner.Flush();
+
+    public override Task FlushAsync(CancellationToken cancellationToken) => inner.FlushAsync(cancellationToken);
+
+    public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
+
+    public override void SetLength(long value) => throw new NotSupportedException();
+
+    protected override void Dispose(bool disposing)
+    {
+        if (disposing)
+        {
+            inner.Dispose();
+        }
+
+        base.Dispose(disposing);
+    }
+
+    public override ValueTask DisposeAsync() => inner.DisposeAsync();
+
+    private int Counted(int read)
+    {
+        counter.AddReceived(read);
+        return read;
+    }
+}
