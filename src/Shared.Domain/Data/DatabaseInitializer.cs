@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using Microsoft.Data.Sqlite;
 using Microsoft.EntityFrameworkCore;
+using Npgsql;
 
 namespace ProtocolBench.Shared.Domain.Data;
 
@@ -29,6 +30,7 @@ public static class DatabaseInitializer
         }
         else
         {
+            await CreatePostgresDatabaseIfMissingAsync(options.EffectiveConnectionString, cancellationToken);
             await db.Database.OpenConnectionAsync(cancellationToken);
             try
             {
@@ -59,6 +61,34 @@ public static class DatabaseInitializer
         await LibrarySeed.SeedAsync(db, cancellationToken);
         await transaction.CommitAsync(cancellationToken);
         return true;
+    }
+
+    /// <summary>The advisory lock needs a connection to the database itself, so the database must exist first.</summary>
+    private static async Task CreatePostgresDatabaseIfMissingAsync(string connectionString, CancellationToken cancellationToken)
+    {
+        var target = new NpgsqlConnectionStringBuilder(connectionString);
+        var admin = new NpgsqlConnectionStringBuilder(connectionString) { Database = "postgres", Pooling = false };
+        await using var connection = new NpgsqlConnection(admin.ConnectionString);
+        await connection.OpenAsync(cancellationToken);
+        await using var exists = new NpgsqlCommand("SELECT 1 FROM pg_database WHERE datname = $1", connection)
+        {
+            Parameters = { new NpgsqlParameter { Value = target.Database } },
+        };
+        if (await exists.ExecuteScalarAsync(cancellationToken) is not null)
+        {
+            return;
+        }
+
+        try
+        {
+            var name = new NpgsqlCommandBuilder().QuoteIdentifier(target.Database!);
+            await using var create = new NpgsqlCommand($"CREATE DATABASE {name}", connection);
+            await create.ExecuteNonQueryAsync(cancellationToken);
+        }
+        catch (PostgresException e) when (e.SqlState is PostgresErrorCodes.DuplicateDatabase or PostgresErrorCodes.UniqueViolation)
+        {
+            // Another service created it at the same moment.
+        }
     }
 
     private static async Task<FileStream> AcquireFileLockAsync(string path, CancellationToken cancellationToken)

@@ -1,0 +1,183 @@
+using System.Diagnostics;
+using System.Net;
+using System.Net.Sockets;
+
+namespace ProtocolBench.Shared.Clients.Launching;
+
+/// <summary>
+/// Starts the services as separate processes, waits for each /healthz, and stops them again.
+/// Used by the benchmark and load-test commands and by the tests: one way to run the services.
+/// </summary>
+public sealed class RunningServices : IAsyncDisposable
+{
+    private static readonly TimeSpan StopGrace = TimeSpan.FromSeconds(15);
+    private readonly LaunchOptions _options;
+    private int _stopped;
+
+    internal RunningServices(LaunchOptions options, IReadOnlyList<ServiceProcess> processes)
+    {
+        _options = options;
+        Processes = processes;
+    }
+
+    public IReadOnlyList<ServiceProcess> Processes { get; }
+
+    /// <summary>Completes with the first service that exits while the run goes on (a crash or a kill).</summary>
+    public async Task<ServiceProcess> FirstExitAsync()
+    {
+        var exited = await Task.WhenAny(Processes.Select(async p =>
+        {
+            await p.Exited;
+            return p;
+        }));
+        return await exited;
+    }
+
+    public ServiceProcess? FirstDead() => Processes.FirstOrDefault(p => p.HasExited);
+
+    public async Task StopAsync()
+    {
+        if (Interlocked.Exchange(ref _stopped, 1) == 1)
+        {
+            return;
+        }
+
+        await Task.WhenAll(Processes.Select(p => p.StopAsync(StopGrace)));
+        foreach (var process in Processes)
+        {
+            process.Dispose();
+        }
+
+        var busy = ServiceLauncher.ListeningPorts(_options).ToList();
+        if (busy.Count > 0)
+        {
+            throw new LaunchException($"After stopping, something still listens on {string.Join(", ", busy)}.");
+        }
+    }
+
+    public async ValueTask DisposeAsync() => await StopAsync();
+}
+
+public static class ServiceLauncher
+{
+    public static async Task<RunningServices> StartAsync(
+        LaunchOptions options, Action<string>? progress = null, CancellationToken cancellationToken = default)
+    {
+        var busy = ListeningPorts(options).ToList();
+        if (busy.Count > 0)
+        {
+            throw new LaunchException(
+                $"Cannot start the services: {string.Join(", ", busy)} already in use. " +
+                "Stop what listens there (another ProtocolBench run?), or target running services with --external.");
+        }
+
+        var processes = new List<ServiceProcess>();
+        try
+        {
+            foreach (var spec in options.Services)
+            {
+                processes.Add(ServiceProcess.Start(spec, options));
+                progress?.Invoke($"started {spec.Name} (pid {processes[^1].Id})");
+            }
+
+            var watch = Stopwatch.StartNew();
+            await Task.WhenAll(processes.Select(p => WaitHealthyAsync(p, options, cancellationToken)));
+            progress?.Invoke($"all {processes.Count} services healthy after {watch.Elapsed.TotalSeconds:F1} s");
+            return new RunningServices(options, processes);
+        }
+        catch
+        {
+            await Task.WhenAll(processes.Select(p => p.StopAsync(TimeSpan.FromSeconds(5))));
+            foreach (var process in processes)
+            {
+                process.Dispose();
+            }
+
+            throw;
+        }
+    }
+
+    /// <summary>Polls GET /healthz on the service's HTTP port (h2c for gRPC), one second per probe.</summary>
+    public static async Task WaitHealthyAsync(ServiceProcess process, LaunchOptions options, CancellationToken cancellationToken)
+    {
+        var (http, _) = options.Ports(process.Spec.Protocol);
+        var uri = new Uri($"http://{options.Addresses.Host}:{http}/healthz");
+        using var client = new HttpClient(new SocketsHttpHandler { UseProxy = false }) { Timeout = TimeSpan.FromSeconds(1) };
+        var version = process.Spec.Protocol == Protocol.Grpc ? HttpVersion.Version20 : HttpVersion.Version11;
+        var deadline = DateTime.UtcNow + options.StartupTimeout;
+        string last = "no answer yet";
+        while (DateTime.UtcNow < deadline)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            if (process.HasExited)
+            {
+                throw new LaunchException(
+                    $"{process.Spec.Name} exited with code {process.ExitCode} before it became healthy. Its last output:\n{process.Tail()}");
+            }
+
+            try
+            {
+                using var request = new HttpRequestMessage(HttpMethod.Get, uri)
+                {
+                    Version = version,
+                    VersionPolicy = HttpVersionPolicy.RequestVersionExact,
+                };
+                using var response = await client.SendAsync(request, cancellationToken);
+                if (response.IsSuccessStatusCode)
+                {
+                    return;
+                }
+
+                last = $"HTTP {(int)response.StatusCode}: {await response.Content.ReadAsStringAsync(cancellationToken)}";
+            }
+            catch (Exception e) when (e is HttpRequestException or TaskCanceledException && !cancellationToken.IsCancellationRequested)
+            {
+                last = e.Message;
+            }
+
+            await Task.Delay(250, cancellationToken);
+        }
+
+        throw new LaunchException(
+            $"{process.Spec.Name} did not become healthy within {options.StartupTimeout.TotalSeconds:F0} s ({uri}: {last}). Its last output:\n{process.Tail()}");
+    }
+
+    /// <summary>The service ports of these options that something already listens on, as "127.0.0.1:5100 (Rest.Api HTTP)".</summary>
+    public static IEnumerable<string> ListeningPorts(LaunchOptions options)
+    {
+        foreach (var spec in options.Services)
+        {
+            var (http, https) = options.Ports(spec.Protocol);
+            foreach (var (port, kind) in new[] { (http, "HTTP"), (https, "HTTPS") })
+            {
+                if (IsListening(options.Addresses.Host, port))
+                {
+                    yield return $"{options.Addresses.Host}:{port} ({spec.Name} {kind})";
+                }
+            }
+        }
+    }
+
+    public static bool IsListening(string host, int port)
+    {
+        using var socket = new Socket(SocketType.Stream, ProtocolType.Tcp);
+        try
+        {
+            var result = socket.BeginConnect(IPAddress.Parse(host), port, null, null);
+            var connected = result.AsyncWaitHandle.WaitOne(TimeSpan.FromMilliseconds(300)) && socket.Connected;
+            return connected;
+        }
+        catch (SocketException)
+        {
+            return false;
+        }
+    }
+
+    /// <summary>A free TCP port on loopback (for tests that must not collide with a user's running services).</summary>
+    public static int FreePort()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        return ((IPEndPoint)listener.LocalEndpoint).Port;
+    }
+}

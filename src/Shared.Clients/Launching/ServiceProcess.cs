@@ -1,0 +1,165 @@
+using System.Diagnostics;
+
+namespace ProtocolBench.Shared.Clients.Launching;
+
+/// <summary>A service child process. Its stdin is the lifeline: when this process dies, the pipe closes and the service stops itself.</summary>
+public sealed class ServiceProcess : IDisposable
+{
+    private const int TailLines = 60;
+    private readonly Queue<string> _tail = new();
+    private readonly Process _process;
+
+    private ServiceProcess(ServiceSpec spec, Process process)
+    {
+        Spec = spec;
+        _process = process;
+    }
+
+    public ServiceSpec Spec { get; }
+
+    public int Id => _process.Id;
+
+    public bool HasExited => _process.HasExited;
+
+    public int? ExitCode => _process.HasExited ? _process.ExitCode : null;
+
+    /// <summary>Completes when the process exits, for whatever reason.</summary>
+    public Task Exited => _process.WaitForExitAsync();
+
+    public static ServiceProcess Start(ServiceSpec spec, LaunchOptions options)
+    {
+        var dll = spec.AssemblyPath(options.RepositoryRoot, options.Configuration);
+        if (!File.Exists(dll))
+        {
+            throw new LaunchException(
+                $"{spec.Name} is not built: {dll} is missing. Build it with: dotnet build -c {options.Configuration}");
+        }
+
+        var (http, https) = options.Ports(spec.Protocol);
+        var arguments = new List<string>
+        {
+            dll,
+            $"--Endpoints:Address={options.Addresses.Host}",
+            $"--Endpoints:HttpPort={http}",
+            $"--Endpoints:HttpsPort={https}",
+            $"--Database:Provider={options.Provider}",
+            $"--Database:ConnectionString={options.ConnectionString ?? ""}",
+            "--Lifeline=stdin",
+        };
+        if (!string.IsNullOrWhiteSpace(options.CertificatePath))
+        {
+            arguments.Add($"--Certificate:Path={options.CertificatePath}");
+        }
+
+        arguments.AddRange(options.Settings.Select(s => $"--{s.Key}={s.Value}"));
+
+        var info = new ProcessStartInfo
+        {
+            FileName = "dotnet",
+            WorkingDirectory = Path.GetDirectoryName(dll)!,
+            RedirectStandardInput = true,
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        if (options.ServerCpus is { } cpus && OperatingSystem.IsLinux() && File.Exists("/usr/bin/taskset"))
+        {
+            info.FileName = "/usr/bin/taskset";
+            info.ArgumentList.Add("-c");
+            info.ArgumentList.Add(cpus);
+            info.ArgumentList.Add("dotnet");
+        }
+
+        foreach (var argument in arguments)
+        {
+            info.ArgumentList.Add(argument);
+        }
+
+        info.Environment["DOTNET_ENVIRONMENT"] = "Production";
+        info.Environment["ASPNETCORE_ENVIRONMENT"] = "Production";
+        info.Environment["DOTNET_NOLOGO"] = "1";
+
+        var process = new Process { StartInfo = info, EnableRaisingEvents = true };
+        var service = new ServiceProcess(spec, process);
+        process.OutputDataReceived += (_, e) => service.Remember(e.Data);
+        process.ErrorDataReceived += (_, e) => service.Remember(e.Data);
+        process.Start();
+        process.BeginOutputReadLine();
+        process.BeginErrorReadLine();
+        return service;
+    }
+
+    /// <summary>The last lines the service printed, for error messages.</summary>
+    public string Tail()
+    {
+        lock (_tail)
+        {
+            return string.Join(Environment.NewLine, _tail);
+        }
+    }
+
+    /// <summary>Closes the lifeline (graceful stop), waits, then kills the process tree.</summary>
+    public async Task StopAsync(TimeSpan grace)
+    {
+        if (_process.HasExited)
+        {
+            return;
+        }
+
+        try
+        {
+            _process.StandardInput.Close();
+        }
+        catch (IOException)
+        {
+        }
+
+        using var timeout = new CancellationTokenSource(grace);
+        try
+        {
+            await _process.WaitForExitAsync(timeout.Token);
+        }
+        catch (OperationCanceledException)
+        {
+            Kill();
+            await _process.WaitForExitAsync(CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(10));
+        }
+    }
+
+    public void Kill()
+    {
+        try
+        {
+            if (!_process.HasExited)
+            {
+                _process.Kill(entireProcessTree: true);
+            }
+        }
+        catch (InvalidOperationException)
+        {
+        }
+    }
+
+    public void Dispose()
+    {
+        Kill();
+        _process.Dispose();
+    }
+
+    private void Remember(string? line)
+    {
+        if (line is null)
+        {
+            return;
+        }
+
+        lock (_tail)
+        {
+            _tail.Enqueue(line);
+            while (_tail.Count > TailLines)
+            {
+                _tail.Dequeue();
+            }
+        }
+    }
+}

@@ -1,0 +1,155 @@
+using System.Net;
+using System.Net.Http.Json;
+using System.Text.Json;
+using System.Text.Json.Serialization;
+using ProtocolBench.Shared.Domain.Authors;
+using ProtocolBench.Shared.Domain.Payloads;
+
+namespace ProtocolBench.Shared.Clients;
+
+/// <summary>REST over HttpClient with source-generated System.Text.Json; the URLs of SPEC §7.</summary>
+public sealed class RestProtocolClient : IProtocolClient
+{
+    private readonly HttpClient _http;
+
+    public RestProtocolClient(Transport transport, ClientOptions options)
+    {
+        Transport = transport;
+        _http = new HttpClient(ClientHandlers.Create(options, Wire), disposeHandler: true)
+        {
+            BaseAddress = options.Addresses.BaseUri(Protocol.Rest, transport),
+            Timeout = options.CallTimeout,
+            DefaultRequestVersion = transport == Transport.Https && options.HttpsUsesHttp2ForRestAndGraphQL
+                ? HttpVersion.Version20
+                : HttpVersion.Version11,
+            DefaultVersionPolicy = HttpVersionPolicy.RequestVersionExact,
+        };
+    }
+
+    public Protocol Protocol => Protocol.Rest;
+
+    public Transport Transport { get; }
+
+    public WireCounter Wire { get; } = new();
+
+    public async Task<string> CloneAsync(string? text, int? count, CancellationToken cancellationToken = default) =>
+        (await GetAsync($"api/payloads/clone{Query(("text", text), ("count", count?.ToString()))}", RestJsonContext.Default.CloneResult, cancellationToken)).Text;
+
+    public async Task<int> GetIntMaxAsync(CancellationToken cancellationToken = default) =>
+        (await GetAsync("api/payloads/int-max", RestJsonContext.Default.IntMaxResult, cancellationToken)).Value;
+
+    public async Task<int[]> GetIntsAsync(int? count, CancellationToken cancellationToken = default) =>
+        (await GetAsync($"api/payloads/ints{Query(("count", count?.ToString()))}", RestJsonContext.Default.IntsResult, cancellationToken)).Values;
+
+    public Task<AuthorDto> GetSampleAsync(CancellationToken cancellationToken = default) =>
+        GetAsync("api/payloads/sample", RestJsonContext.Default.AuthorDto, cancellationToken);
+
+    public async Task<byte[]> GetTextFileAsync(CancellationToken cancellationToken = default) =>
+        (await GetAsync("api/payloads/text-file", RestJsonContext.Default.FilePayload, cancellationToken)).Data;
+
+    public async Task<byte[]> GetPdfAsync(CancellationToken cancellationToken = default) =>
+        (await GetAsync("api/payloads/pdf", RestJsonContext.Default.FilePayload, cancellationToken)).Data;
+
+    public Task<byte[]>? GetPdfBinaryAsync(CancellationToken cancellationToken = default) =>
+        GetBytesAsync("api/payloads/pdf/raw", cancellationToken);
+
+    public Task<byte[]> GetTextFileBinaryAsync(CancellationToken cancellationToken = default) =>
+        GetBytesAsync("api/payloads/text-file/raw", cancellationToken);
+
+    public async Task<IReadOnlyList<AuthorDto>> SearchAuthorsAsync(string? phrase, int? limit = null, CancellationToken cancellationToken = default) =>
+        await GetAsync($"api/authors/search{Query(("phrase", phrase), ("limit", limit?.ToString()))}", RestJsonContext.Default.ListAuthorDto, cancellationToken);
+
+    public async Task<IReadOnlyList<AuthorDto>> ListAuthorsAsync(int? skip = null, int? take = null, CancellationToken cancellationToken = default) =>
+        await GetAsync($"api/authors{Query(("skip", skip?.ToString()), ("take", take?.ToString()))}", RestJsonContext.Default.ListAuthorDto, cancellationToken);
+
+    public Task<AuthorDto> GetAuthorAsync(int id, CancellationToken cancellationToken = default) =>
+        GetAsync($"api/authors/{id}", RestJsonContext.Default.AuthorDto, cancellationToken);
+
+    public async Task<AuthorDto> CreateAuthorAsync(string? name, string? country, CancellationToken cancellationToken = default)
+    {
+        using var response = await _http.PostAsJsonAsync("api/authors", new AuthorInput(name, country), RestJsonContext.Default.AuthorInput, cancellationToken);
+        return await ReadAsync(response, RestJsonContext.Default.AuthorDto, cancellationToken);
+    }
+
+    public async Task<AuthorDto> UpdateAuthorAsync(int id, string? name, string? country, CancellationToken cancellationToken = default)
+    {
+        using var response = await _http.PutAsJsonAsync($"api/authors/{id}", new AuthorInput(name, country), RestJsonContext.Default.AuthorInput, cancellationToken);
+        return await ReadAsync(response, RestJsonContext.Default.AuthorDto, cancellationToken);
+    }
+
+    public async Task DeleteAuthorAsync(int id, CancellationToken cancellationToken = default)
+    {
+        using var response = await _http.DeleteAsync($"api/authors/{id}", cancellationToken);
+        await EnsureSuccessAsync(response, cancellationToken);
+    }
+
+    public ValueTask DisposeAsync()
+    {
+        _http.Dispose();
+        return ValueTask.CompletedTask;
+    }
+
+    private static string Query(params (string Name, string? Value)[] parameters)
+    {
+        var parts = parameters.Where(p => p.Value is not null).Select(p => $"{p.Name}={Uri.EscapeDataString(p.Value!)}").ToArray();
+        return parts.Length == 0 ? "" : "?" + string.Join('&', parts);
+    }
+
+    private async Task<T> GetAsync<T>(string path, System.Text.Json.Serialization.Metadata.JsonTypeInfo<T> type, CancellationToken cancellationToken)
+    {
+        using var response = await _http.GetAsync(path, HttpCompletionOption.ResponseHeadersRead, cancellationToken);
+        return await ReadAsync(response, type, cancellationToken);
+    }
+
+    private async Task<byte[]> GetBytesAsync(string path, CancellationToken cancellationToken)
+    {
+        using var response = await _http.GetAsync(path, HttpCompletionOption.ResponseHeadersRead, cancellationToken);
+        await EnsureSuccessAsync(response, cancellationToken);
+        return await response.Content.ReadAsByteArrayAsync(cancellationToken);
+    }
+
+    private static async Task<T> ReadAsync<T>(HttpResponseMessage response, System.Text.Json.Serialization.Metadata.JsonTypeInfo<T> type, CancellationToken cancellationToken)
+    {
+        await EnsureSuccessAsync(response, cancellationToken);
+        return await response.Content.ReadFromJsonAsync(type, cancellationToken)
+               ?? throw new ProtocolClientException("EMPTY_RESPONSE", "The service returned an empty body.", $"HTTP {(int)response.StatusCode}");
+    }
+
+    private static async Task EnsureSuccessAsync(HttpResponseMessage response, CancellationToken cancellationToken)
+    {
+        if (response.IsSuccessStatusCode)
+        {
+            return;
+        }
+
+        var status = (int)response.StatusCode;
+        RestProblem? problem = null;
+        if (response.Content.Headers.ContentType?.MediaType is "application/problem+json" or "application/json")
+        {
+            try
+            {
+                problem = await response.Content.ReadFromJsonAsync(RestJsonContext.Default.RestProblem, cancellationToken);
+            }
+            catch (JsonException)
+            {
+            }
+        }
+
+        var code = problem?.Code ?? $"HTTP_{status}";
+        var message = problem?.Detail ?? problem?.Title ?? response.ReasonPhrase ?? $"HTTP {status}";
+        throw new ProtocolClientException(code, message, $"HTTP {status}");
+    }
+}
+
+public sealed record RestProblem(string? Title, int? Status, string? Detail, string? Code, string? Field);
+
+[JsonSourceGenerationOptions(JsonSerializerDefaults.Web)]
+[JsonSerializable(typeof(CloneResult))]
+[JsonSerializable(typeof(IntMaxResult))]
+[JsonSerializable(typeof(IntsResult))]
+[JsonSerializable(typeof(FilePayload))]
+[JsonSerializable(typeof(AuthorDto))]
+[JsonSerializable(typeof(List<AuthorDto>))]
+[JsonSerializable(typeof(AuthorInput))]
+[JsonSerializable(typeof(RestProblem))]
+internal sealed partial class RestJsonContext : JsonSerializerContext;

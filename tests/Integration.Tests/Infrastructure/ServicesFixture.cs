@@ -1,0 +1,197 @@
+using Microsoft.EntityFrameworkCore;
+using Npgsql;
+using ProtocolBench.Shared.Clients;
+using ProtocolBench.Shared.Clients.Launching;
+using ProtocolBench.Shared.Domain.Data;
+using ProtocolBench.Shared.Hosting;
+
+namespace ProtocolBench.Integration.Tests.Infrastructure;
+
+/// <summary>
+/// The three services as real processes on loopback (free ports, HTTP and HTTPS) over one database,
+/// started once per test collection. Row counts are read from the database directly, never through the API under test.
+/// </summary>
+public abstract class ServicesFixture : IAsyncLifetime
+{
+    private readonly Dictionary<(Protocol, Transport), IProtocolClient> _clients = [];
+    private RunningServices? _services;
+
+    protected ServicesFixture()
+    {
+        ProjectCertificate.EnsureExists();
+        _addresses = new ServiceAddresses(
+            RestHttp: ServiceLauncher.FreePort(),
+            RestHttps: ServiceLauncher.FreePort(),
+            GrpcHttp: ServiceLauncher.FreePort(),
+            GrpcHttps: ServiceLauncher.FreePort(),
+            GraphQLHttp: ServiceLauncher.FreePort(),
+            GraphQLHttps: ServiceLauncher.FreePort());
+    }
+
+    private readonly ServiceAddresses _addresses;
+
+    public ServiceAddresses Addresses
+    {
+        get
+        {
+            EnsureAvailable();
+            return _addresses;
+        }
+    }
+
+    public abstract DatabaseProvider Provider { get; }
+
+    /// <summary>Why this fixture cannot run here (no PostgreSQL configured); null when it can.</summary>
+    public virtual string? SkipReason => null;
+
+    public RunningServices Services => _services ?? throw new InvalidOperationException("Services not started.");
+
+    public ClientOptions ClientOptions
+    {
+        get
+        {
+            EnsureAvailable();
+            return new ClientOptions { Addresses = _addresses, CallTimeout = TimeSpan.FromSeconds(30) };
+        }
+    }
+
+    protected abstract string ConnectionString { get; }
+
+    /// <summary>Marks the calling test skipped, with the reason, when this fixture's database is not configured.</summary>
+    public void EnsureAvailable() => Assert.SkipWhen(SkipReason is not null, SkipReason ?? "");
+
+    public IProtocolClient Client(Protocol protocol, Transport transport)
+    {
+        EnsureAvailable();
+        lock (_clients)
+        {
+            if (!_clients.TryGetValue((protocol, transport), out var client))
+            {
+                client = protocol == Protocol.Rest ? new RestProtocolClient(transport, ClientOptions) : throw new NotSupportedException("PENDING");
+                _clients[(protocol, transport)] = client;
+            }
+
+            return client;
+        }
+    }
+
+    public LibraryDbContext OpenDatabase()
+    {
+        EnsureAvailable();
+        var options = new DatabaseOptions { Provider = Provider, ConnectionString = ConnectionString };
+        var builder = new DbContextOptionsBuilder<LibraryDbContext>();
+        options.Configure(builder);
+        return new LibraryDbContext(builder.Options);
+    }
+
+    public async Task<(int Authors, int Books)> CountRowsAsync()
+    {
+        await using var db = OpenDatabase();
+        return (await db.Authors.CountAsync(), await db.Books.CountAsync());
+    }
+
+    public async ValueTask InitializeAsync()
+    {
+        if (SkipReason is not null)
+        {
+            return;
+        }
+
+        await PrepareDatabaseAsync();
+        _services = await ServiceLauncher.StartAsync(new LaunchOptions
+        {
+            Services = [ServiceSpec.All[0]],
+            Addresses = _addresses,
+            Provider = Provider,
+            ConnectionString = ConnectionString,
+            StartupTimeout = TimeSpan.FromSeconds(180),
+        });
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        foreach (var client in _clients.Values)
+        {
+            await client.DisposeAsync();
+        }
+
+        if (_services is not null)
+        {
+            await _services.StopAsync();
+        }
+
+        await CleanUpDatabaseAsync();
+        GC.SuppressFinalize(this);
+    }
+
+    protected virtual Task PrepareDatabaseAsync() => Task.CompletedTask;
+
+    protected virtual Task CleanUpDatabaseAsync() => Task.CompletedTask;
+}
+
+public sealed class SqliteServices : ServicesFixture
+{
+    private readonly string _file = Path.Combine(Path.GetTempPath(), $"protocolbench-tests-{Guid.NewGuid():N}.db");
+
+    public override DatabaseProvider Provider => DatabaseProvider.Sqlite;
+
+    protected override string ConnectionString => $"Data Source={_file}";
+
+    protected override Task CleanUpDatabaseAsync()
+    {
+        Microsoft.Data.Sqlite.SqliteConnection.ClearAllPools();
+        foreach (var path in new[] { _file, _file + "-wal", _file + "-shm", _file + ".init.lock" })
+        {
+            File.Delete(path);
+        }
+
+        return Task.CompletedTask;
+    }
+}
+
+/// <summary>
+/// Runs when PROTOCOLBENCH_TEST_POSTGRES holds a connection string (CI always sets it); otherwise every test
+/// in the PostgreSQL collection shows as skipped with the reason. The test database is dropped and re-created.
+/// </summary>
+public sealed class PostgresServices : ServicesFixture
+{
+    public const string Variable = "PROTOCOLBENCH_TEST_POSTGRES";
+
+    private static readonly string? Configured = Environment.GetEnvironmentVariable(Variable);
+
+    public override DatabaseProvider Provider => DatabaseProvider.PostgreSQL;
+
+    public override string? SkipReason => string.IsNullOrWhiteSpace(Configured)
+        ? $"PostgreSQL tests need {Variable}, e.g. \"Host=127.0.0.1;Username=postgres;Password=postgres;Database=protocolbench_tests\"."
+        : null;
+
+    protected override string ConnectionString => Configured ?? "";
+
+    protected override async Task PrepareDatabaseAsync()
+    {
+        var target = new NpgsqlConnectionStringBuilder(ConnectionString);
+        var admin = new NpgsqlConnectionStringBuilder(ConnectionString) { Database = "postgres", Pooling = false };
+        await using var connection = new NpgsqlConnection(admin.ConnectionString);
+        await connection.OpenAsync();
+        await using var drop = new NpgsqlCommand($"DROP DATABASE IF EXISTS \"{target.Database}\" WITH (FORCE)", connection);
+        await drop.ExecuteNonQueryAsync();
+    }
+
+    protected override Task CleanUpDatabaseAsync()
+    {
+        NpgsqlConnection.ClearAllPools();
+        return Task.CompletedTask;
+    }
+}
+
+[CollectionDefinition(Name)]
+public sealed class SqliteCollection : ICollectionFixture<SqliteServices>
+{
+    public const string Name = "SQLite";
+}
+
+[CollectionDefinition(Name)]
+public sealed class PostgresCollection : ICollectionFixture<PostgresServices>
+{
+    public const string Name = "PostgreSQL";
+}
