@@ -39,9 +39,19 @@ public static class ServiceDefaults
         return builder;
     }
 
-    /// <summary>GET /healthz: 200 when the database and payload files are available, 503 otherwise.</summary>
-    public static IEndpointConventionBuilder MapServiceHealth(this IEndpointRouteBuilder app) =>
+    /// <summary>The fixed bytes GET /baseline returns: the transport floor every protocol's numbers sit on.</summary>
+    public static readonly byte[] BaselineBody = "protocolbench-baseline\n"u8.ToArray();
+
+    /// <summary>
+    /// GET /healthz: 200 when the database and payload files are available, 503 otherwise.
+    /// GET /baseline: fixed bytes with no work behind them, so the benchmark can show the round-trip floor of each transport.
+    /// </summary>
+    public static IEndpointRouteBuilder MapServiceHealth(this IEndpointRouteBuilder app)
+    {
         app.MapHealthChecks("/healthz", new HealthCheckOptions { ResponseWriter = WriteHealthAsync });
+        app.MapGet("/baseline", () => Results.Bytes(BaselineBody, "text/plain"));
+        return app;
+    }
 
     /// <summary>Initializes the database, starts listening, prints where, and runs until stopped. Returns the exit code.</summary>
     public static async Task<int> RunServiceAsync(this WebApplication app, string serviceName)
