@@ -1,0 +1,65 @@
+using Grpc.AspNetCore.HealthChecks;
+using ProtocolBench.Grpc.Service.Services;
+using ProtocolBench.Shared.Domain;
+using ProtocolBench.Shared.Hosting;
+
+namespace ProtocolBench.Grpc.Service;
+
+public static class GrpcApiExtensions
+{
+    private const int MaxSendMessageBytes = 16 * 1024 * 1024;
+
+    public static WebApplicationBuilder AddGrpcApi(this WebApplicationBuilder builder)
+    {
+        builder.Services.AddOptions<GrpcApiOptions>()
+            .BindConfiguration(GrpcApiOptions.Section)
+            .Validate(o => o.MaxCallDuration > TimeSpan.Zero, "Grpc:MaxCallDuration must be positive.")
+            .ValidateOnStart();
+        builder.Services.AddSingleton<ErrorInterceptor>();
+        builder.Services.AddGrpc(o =>
+            {
+                // Both limits set explicitly: requests are capped like every protocol's body (SPEC §8); replies must fit the 3.4 MiB PDF.
+                o.MaxReceiveMessageSize = Limits.RequestBodyMaxBytes;
+                o.MaxSendMessageSize = MaxSendMessageBytes;
+                // A client sees the domain message or "Exception was thrown by handler.", never exception details.
+                o.EnableDetailedErrors = false;
+            })
+            // Only the project's services: the health Watch stream is meant to outlive any maximum call duration.
+            .AddServiceOptions<PayloadsService>(o => o.Interceptors.Add<ErrorInterceptor>())
+            .AddServiceOptions<AuthorsService>(o => o.Interceptors.Add<ErrorInterceptor>());
+
+        // grpc.health.v1.Health runs the same "ready" checks as /healthz: database and payload files.
+        builder.Services.AddGrpcHealthChecks(o =>
+        {
+            o.Services.Map("", IsReadiness);
+            o.Services.Map(PayloadsService.ServiceName, IsReadiness);
+            o.Services.Map(AuthorsService.ServiceName, IsReadiness);
+        });
+        builder.Services.AddGrpcReflection();
+        return builder;
+    }
+
+    public static WebApplication MapGrpcApi(this WebApplication app)
+    {
+        app.MapGrpcService<PayloadsService>();
+        app.MapGrpcService<AuthorsService>();
+        app.MapGrpcHealthChecksService();
+        // Reflection in every environment, not only Development: it is how grpcurl and other reflection clients
+        // discover the services without a copy of the .proto.
+        app.MapGrpcReflectionService();
+        // Plain HTTP GET /healthz as well (h2c on the HTTP port, h2 or http/1.1 on HTTPS): the launcher probes it.
+        app.MapServiceHealth();
+        return app;
+    }
+
+    private static bool IsReadiness(HealthCheckMapContext check) => check.Tags.Contains("ready");
+}
+
+/// <summary>Bound from "Grpc".</summary>
+public sealed class GrpcApiOptions
+{
+    public const string Section = "Grpc";
+
+    /// <summary>The longest a call may run: a call with no deadline, or a later one, is cut off here with DEADLINE_EXCEEDED.</summary>
+    public TimeSpan MaxCallDuration { get; set; } = TimeSpan.FromSeconds(60);
+}

@@ -1,0 +1,12 @@
+using ProtocolBench.Grpc.Service;
+using ProtocolBench.Shared.Hosting;
+
+var builder = WebApplication.CreateBuilder(args);
+builder.AddServiceDefaults();
+builder.AddLibraryDb();
+builder.AddPayloadFiles();
+builder.AddGrpcApi();
+
+var app = builder.Build();
+app.MapGrpcApi();
+return await app.RunServiceAsync("Grpc.Service");

@@ -1,0 +1,61 @@
+using Grpc.Core;
+using ProtocolBench.Shared.Domain.Authors;
+using ProtocolBench.Shared.Domain.Data;
+using ProtocolBench.V1;
+
+namespace ProtocolBench.Grpc.Service.Services;
+
+/// <summary>Śliwa &amp; Pańczyk's authors/books operations over gRPC; AuthorOperations does the work on the scoped DbContext.</summary>
+public sealed class AuthorsService(LibraryDbContext db) : Authors.AuthorsBase
+{
+    public const string ServiceName = "protocolbench.v1.Authors";
+
+    public override async Task<AuthorList> Search(SearchAuthorsRequest request, ServerCallContext context) =>
+        (await db.SearchAsync(request.Phrase, request.HasLimit ? request.Limit : null, context.CancellationToken)).ToMessage();
+
+    public override async Task<AuthorList> List(ListAuthorsRequest request, ServerCallContext context) =>
+        (await db.ListAsync(request.HasSkip ? request.Skip : null, request.HasTake ? request.Take : null, context.CancellationToken))
+        .ToMessage();
+
+    public override async Task<V1.Author> Get(GetAuthorRequest request, ServerCallContext context) =>
+        (await db.GetAsync(request.Id, context.CancellationToken)).ToMessage();
+
+    public override async Task<V1.Author> Create(CreateAuthorRequest request, ServerCallContext context) =>
+        (await db.CreateAsync(new AuthorInput(request.Name, request.Country), context.CancellationToken)).ToMessage();
+
+    public override async Task<V1.Author> Update(UpdateAuthorRequest request, ServerCallContext context) =>
+        (await db.UpdateAsync(request.Id, new AuthorInput(request.Name, request.Country), context.CancellationToken)).ToMessage();
+
+    public override async Task<DeleteAuthorReply> Delete(DeleteAuthorRequest request, ServerCallContext context)
+    {
+        await db.DeleteAsync(request.Id, context.CancellationToken);
+        return new DeleteAuthorReply();
+    }
+}
+
+/// <summary>AuthorDto to the proto messages, by hand.</summary>
+public static class AuthorMessages
+{
+    public static V1.Author ToMessage(this AuthorDto author)
+    {
+        var message = new V1.Author { Id = author.Id, Name = author.Name, Country = author.Country };
+        foreach (var book in author.Books)
+        {
+            message.Books.Add(new V1.Book { Id = book.Id, AuthorId = book.AuthorId, Title = book.Title, Year = book.Year });
+        }
+
+        return message;
+    }
+
+    public static AuthorList ToMessage(this IReadOnlyList<AuthorDto> authors)
+    {
+        var list = new AuthorList();
+        list.Authors.Capacity = authors.Count;
+        foreach (var author in authors)
+        {
+            list.Authors.Add(author.ToMessage());
+        }
+
+        return list;
+    }
+}
