@@ -1,7 +1,7 @@
 using ProtocolBench.Grpc.Service;
 using ProtocolBench.Shared.Hosting;
 
-var builder = WebApplication.CreateBuilder(args);
+var builder = ServiceDefaults.CreateBuilder(args);
 builder.AddServiceDefaults();
 builder.AddLibraryDb();
 builder.AddPayloadFiles();

@@ -1,7 +1,7 @@
 using ProtocolBench.Rest.Api;
 using ProtocolBench.Shared.Hosting;
 
-var builder = WebApplication.CreateBuilder(args);
+var builder = ServiceDefaults.CreateBuilder(args);
 builder.AddServiceDefaults();
 builder.AddLibraryDb();
 builder.AddPayloadFiles();

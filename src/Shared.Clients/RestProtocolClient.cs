@@ -67,13 +67,13 @@ public sealed class RestProtocolClient : IProtocolClient
 
     public async Task<AuthorDto> CreateAuthorAsync(string? name, string? country, CancellationToken cancellationToken = default)
     {
-        using var response = await _http.PostAsJsonAsync("api/authors", new AuthorInput(name, country), RestJsonContext.Default.AuthorInput, cancellationToken);
+        using var response = await _http.PostAsync("api/authors", Json(new AuthorInput(name, country)), cancellationToken);
         return await ReadAsync(response, RestJsonContext.Default.AuthorDto, cancellationToken);
     }
 
     public async Task<AuthorDto> UpdateAuthorAsync(int id, string? name, string? country, CancellationToken cancellationToken = default)
     {
-        using var response = await _http.PutAsJsonAsync($"api/authors/{id}", new AuthorInput(name, country), RestJsonContext.Default.AuthorInput, cancellationToken);
+        using var response = await _http.PutAsync($"api/authors/{id}", Json(new AuthorInput(name, country)), cancellationToken);
         return await ReadAsync(response, RestJsonContext.Default.AuthorDto, cancellationToken);
     }
 
@@ -87,6 +87,14 @@ public sealed class RestProtocolClient : IProtocolClient
     {
         _http.Dispose();
         return ValueTask.CompletedTask;
+    }
+
+    // A sized body (Content-Length), as the gRPC and GraphQL clients send; PostAsJsonAsync would stream it chunked.
+    private static ByteArrayContent Json(AuthorInput input)
+    {
+        var content = new ByteArrayContent(JsonSerializer.SerializeToUtf8Bytes(input, RestJsonContext.Default.AuthorInput));
+        content.Headers.ContentType = new("application/json") { CharSet = "utf-8" };
+        return content;
     }
 
     private static string Query(params (string Name, string? Value)[] parameters)

@@ -19,6 +19,13 @@ namespace ProtocolBench.Shared.Hosting;
 /// <summary>What every ProtocolBench service has: its two endpoints, quiet logging, timeouts and the stdin lifeline.</summary>
 public static class ServiceDefaults
 {
+    /// <summary>
+    /// A builder whose content root is the binary's folder, so appsettings.json is found whatever the working
+    /// directory (dotnet run, the launcher, a double-click in an IDE).
+    /// </summary>
+    public static WebApplicationBuilder CreateBuilder(string[] args) =>
+        WebApplication.CreateBuilder(new WebApplicationOptions { Args = args, ContentRootPath = AppContext.BaseDirectory });
+
     public static WebApplicationBuilder AddServiceDefaults(this WebApplicationBuilder builder)
     {
         // Measured paths log nothing; startup facts (seeding time) still reach the console.

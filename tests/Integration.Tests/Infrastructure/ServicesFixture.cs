@@ -67,7 +67,7 @@ public abstract class ServicesFixture : IAsyncLifetime
         {
             if (!_clients.TryGetValue((protocol, transport), out var client))
             {
-                client = protocol == Protocol.Rest ? new RestProtocolClient(transport, ClientOptions) : throw new NotSupportedException("PENDING");
+                client = ProtocolClients.Create(protocol, transport, ClientOptions);
                 _clients[(protocol, transport)] = client;
             }
 
@@ -100,7 +100,6 @@ public abstract class ServicesFixture : IAsyncLifetime
         await PrepareDatabaseAsync();
         _services = await ServiceLauncher.StartAsync(new LaunchOptions
         {
-            Services = [ServiceSpec.All[0]],
             Addresses = _addresses,
             Provider = Provider,
             ConnectionString = ConnectionString,

@@ -1,0 +1,53 @@
+using GraphQL;
+using GraphQL.Types;
+using Microsoft.EntityFrameworkCore;
+using ProtocolBench.Shared.Domain.Authors;
+using ProtocolBench.Shared.Domain.Data;
+
+namespace ProtocolBench.GraphQL.Api.Authors;
+
+/// <summary>createAuthor, updateAuthor, deleteAuthor: the domain validates name and country before any write.</summary>
+internal static class AuthorMutations
+{
+    public static ObjectGraphType AddAuthorMutations(this ObjectGraphType mutation, IDbContextFactory<LibraryDbContext> factory)
+    {
+        mutation.Field<AuthorType, AuthorDto>("createAuthor")
+            .Description("Creates an author (name 1–200, country 1–100 characters, no control characters) and returns it with its new id.")
+            .Argument<StringGraphType>("name")
+            .Argument<StringGraphType>("country")
+            .WithComplexityImpact(Cost.DatabaseCall, 1)
+            .ResolveAsync(async context =>
+            {
+                await using var db = await factory.CreateDbContextAsync(context.CancellationToken);
+                return await db.CreateAsync(Input(context), context.CancellationToken);
+            });
+
+        mutation.Field<AuthorType, AuthorDto>("updateAuthor")
+            .Description("Replaces an author's name and country; returns the author with its books.")
+            .Argument<NonNullGraphType<IntGraphType>>("id")
+            .Argument<StringGraphType>("name")
+            .Argument<StringGraphType>("country")
+            .WithComplexityImpact(Cost.DatabaseCall, 1)
+            .ResolveAsync(async context =>
+            {
+                await using var db = await factory.CreateDbContextAsync(context.CancellationToken);
+                return await db.UpdateAsync(context.GetArgument<int>("id"), Input(context), context.CancellationToken);
+            });
+
+        mutation.Field<BooleanGraphType, bool>("deleteAuthor")
+            .Description("Deletes an author and its books; true when deleted, null and NOT_FOUND when there was no such author.")
+            .Argument<NonNullGraphType<IntGraphType>>("id")
+            .WithComplexityImpact(Cost.DatabaseCall, 1)
+            .ResolveAsync(async context =>
+            {
+                await using var db = await factory.CreateDbContextAsync(context.CancellationToken);
+                await db.DeleteAsync(context.GetArgument<int>("id"), context.CancellationToken);
+                return true;
+            });
+
+        return mutation;
+    }
+
+    private static AuthorInput Input(IResolveFieldContext context) =>
+        new(context.GetArgument<string?>("name"), context.GetArgument<string?>("country"));
+}

@@ -1,0 +1,86 @@
+using GraphQL.Validation;
+using GraphQL.Validation.Complexity;
+using GraphQLParser.AST;
+using ProtocolBench.Shared.Domain;
+
+namespace ProtocolBench.GraphQL.Api;
+
+/// <summary>
+/// The cost model for graphql-dotnet's complexity analyzer, checked at validation, before anything executes:
+/// 1 point per value in the response (scalar, object, list item) or per KiB of text, plus 1,000 per database round trip.
+/// List multipliers come from the arguments that bound them (limit, take), clamped to the domain's maximum so an
+/// out-of-range argument still reaches the domain and gets its INVALID_ARGUMENT message, as on REST and gRPC.
+/// Send <c>GraphQL-Cost: report</c> to see a request's cost in <c>extensions.cost</c>.
+/// </summary>
+internal static class Cost
+{
+    public const int DatabaseCall = 1_000;
+
+    /// <summary>The seed gives every author 1–3 books; authors created later have none.</summary>
+    public const int BooksPerAuthor = 3;
+
+    /// <summary>
+    /// Measured with GraphQL-Cost: report. The heaviest legitimate operations are ints(count: 100000) at 100,000 and
+    /// searchAuthors with the default limit 5,000 and every field at 81,000; 10% headroom lets them carry __typename
+    /// or a small second field. 200 aliased createAuthor cost at least 200,200 and are refused whole.
+    /// </summary>
+    public const int MaxComplexity = 110_000;
+
+    public const string ReportHeader = "GraphQL-Cost";
+
+    private const string ReportKey = "ProtocolBench.Cost";
+
+    public static void Configure(ComplexityOptions options, bool allowIntrospection)
+    {
+        options.MaxDepth = Limits.GraphQLMaxDepth;
+        options.MaxComplexity = MaxComplexity;
+        options.ValidateComplexityDelegate = context =>
+        {
+            context.ValidationContext.UserContext[ReportKey] = new CostReport(context.TotalImpact, context.MaxDepth);
+            // Development tools send deep ofType chains; introspection itself is refused outside Development.
+            if (allowIntrospection && IsIntrospectionOnly(context.ValidationContext.Operation))
+            {
+                context.Error = null;
+            }
+
+            return Task.CompletedTask;
+        };
+    }
+
+    public static CostReport? Reported(IDictionary<string, object?> userContext) =>
+        userContext.TryGetValue(ReportKey, out var value) ? value as CostReport : null;
+
+    /// <summary>searchAuthors and authors: one round trip, and as many authors as the bounding argument allows.</summary>
+    public static FieldComplexityResult DatabaseList(FieldImpactContext context, string argument, int defaultCount, int maxCount) =>
+        new(DatabaseCall, Math.Clamp(context.GetArgument<int?>(argument, null) ?? defaultCount, 1, maxCount));
+
+    /// <summary>ints: one value per item.</summary>
+    public static FieldComplexityResult Ints(FieldImpactContext context) =>
+        new(Math.Clamp(context.GetArgument<int?>("count", null) ?? 0, 1, Limits.IntsCountMax), 1);
+
+    /// <summary>clone: one point per KiB of the returned text.</summary>
+    public static FieldComplexityResult Clone(FieldImpactContext context)
+    {
+        long length = context.GetArgument<string?>("text", null)?.Length ?? 0;
+        long count = context.GetArgument<int?>("count", null) ?? 0;
+        var chars = Math.Clamp(length * Math.Max(count, 0), 0, Limits.CloneOutputMaxChars);
+        return new(Math.Max(1, Math.Ceiling(chars / 1024.0)), 1);
+    }
+
+    /// <summary>A file: one point per KiB of its base64 text.</summary>
+    public static double Base64KiB(int bytes) => Math.Max(1, Math.Ceiling((bytes + 2) / 3 * 4 / 1024.0));
+
+    private static bool IsIntrospectionOnly(GraphQLOperationDefinition operation) =>
+        operation.SelectionSet.Selections.All(s => s is GraphQLField f && (f.Name.Value == "__schema" || f.Name.Value == "__type" || f.Name.Value == "__typename"));
+}
+
+internal sealed record CostReport(double Complexity, int Depth)
+{
+    public Dictionary<string, object?> ToExtension() => new()
+    {
+        ["complexity"] = Complexity,
+        ["maxComplexity"] = Cost.MaxComplexity,
+        ["depth"] = Depth,
+        ["maxDepth"] = Limits.GraphQLMaxDepth,
+    };
+}

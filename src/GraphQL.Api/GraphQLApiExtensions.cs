@@ -1,0 +1,49 @@
+using System.Text.Encodings.Web;
+using GraphQL;
+using GraphQL.Execution;
+using GraphQL.Validation.Rules.Custom;
+using ProtocolBench.Shared.Hosting;
+using GraphQLServiceLifetime = GraphQL.DI.ServiceLifetime;
+
+namespace ProtocolBench.GraphQL.Api;
+
+public static class GraphQLApiExtensions
+{
+    /// <summary>graphql-dotnet (HotChocolate is not on the package source): schema, System.Text.Json, limits, errors.</summary>
+    public static IHostApplicationBuilder AddGraphQLApi(this IHostApplicationBuilder builder)
+    {
+        // Introspection (and with it any IDE or code generator) only in Development; the SDL is in schema.graphql.
+        var development = builder.Environment.IsDevelopment();
+        builder.Services.AddGraphQL(graphql =>
+        {
+            graphql
+                .AddSchema<LibrarySchema>()
+                .AddGraphTypes(typeof(LibrarySchema).Assembly)
+                // The same escaping as REST (ASP.NET Core's JsonOptions): UTF-8 as is, so both send the same bytes.
+                .AddSystemTextJson(json => json.Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping)
+                .AddErrorInfoProvider<ClientErrorInfoProvider>()
+                .AddUnhandledExceptionHandler(ClientErrors.Translate)
+                .AddComplexityAnalyzer(options => Cost.Configure(options, allowIntrospection: development));
+            if (!development)
+            {
+                graphql.AddValidationRule(NoIntrospectionValidationRule.Instance);
+            }
+
+            graphql.Services.Register<IDocumentBuilder, LimitedDocumentBuilder>(GraphQLServiceLifetime.Singleton, replace: true);
+        });
+        builder.Services.AddSingleton<GraphQLEndpoint>();
+        builder.Services.AddProblemDetails();
+        return builder;
+    }
+
+    public static WebApplication MapGraphQLApi(this WebApplication app)
+    {
+        // Failures outside the GraphQL executer (HTTP layer): a bare 500 in every environment, never a developer page.
+        app.UseExceptionHandler();
+        var endpoint = app.Services.GetRequiredService<GraphQLEndpoint>();
+        app.MapPost(GraphQLEndpoint.Path, (RequestDelegate)endpoint.PostAsync);
+        app.MapGet(GraphQLEndpoint.Path, (RequestDelegate)endpoint.GetAsync);
+        app.MapServiceHealth();
+        return app;
+    }
+}

@@ -1,0 +1,22 @@
+using GraphQL.Types;
+using Microsoft.EntityFrameworkCore;
+using ProtocolBench.GraphQL.Api.Authors;
+using ProtocolBench.GraphQL.Api.Payloads;
+using ProtocolBench.Shared.Domain.Data;
+using ProtocolBench.Shared.Domain.Payloads;
+
+namespace ProtocolBench.GraphQL.Api;
+
+/// <summary>SPEC §7: one Query and one Mutation root, assembled from the feature folders. Exported to schema.graphql.</summary>
+public sealed class LibrarySchema : Schema
+{
+    public LibrarySchema(IServiceProvider services, IDbContextFactory<LibraryDbContext> factory, PayloadFiles files)
+        : base(services)
+    {
+        Query = new ObjectGraphType { Name = "Query" }
+            .AddPayloadQueries(files)
+            .AddAuthorQueries(factory);
+        Mutation = new ObjectGraphType { Name = "Mutation" }
+            .AddAuthorMutations(factory);
+    }
+}

@@ -1,0 +1,94 @@
+using GraphQL;
+using GraphQL.Types;
+using ProtocolBench.Shared.Domain;
+using ProtocolBench.Shared.Domain.Authors;
+using ProtocolBench.Shared.Domain.Payloads;
+using ProtocolBench.GraphQL.Api.Authors;
+
+namespace ProtocolBench.GraphQL.Api.Payloads;
+
+/// <summary>Scenarios I–VII (Bolanowski): clone, intMax, ints, sample, textFile, pdf. No database.</summary>
+internal static class PayloadQueries
+{
+    public static ObjectGraphType AddPayloadQueries(this ObjectGraphType query, PayloadFiles files)
+    {
+        query.Field<StringGraphType, string>("clone")
+            .Description($"text repeated count times. text 1–{Limits.CloneTextMaxLength} chars, count 0–{Limits.CloneCountMax}, at most {Limits.CloneOutputMaxChars} chars in all.")
+            .Argument<StringGraphType>("text")
+            .Argument<IntGraphType>("count")
+            .WithComplexityImpact(Cost.Clone)
+            .Resolve(context => PayloadOperations.Clone(context.GetArgument<string?>("text"), context.GetArgument<int?>("count")));
+
+        query.Field<NonNullGraphType<IntGraphType>, int>("intMax")
+            .Resolve(_ => PayloadOperations.IntMax);
+
+        query.Field<ListGraphType<NonNullGraphType<IntGraphType>>, int[]>("ints")
+            .Description($"[0, 1, …, count − 1]; count 0–{Limits.IntsCountMax}.")
+            .Argument<IntGraphType>("count")
+            .WithComplexityImpact(Cost.Ints)
+            .Resolve(context => PayloadOperations.Ints(context.GetArgument<int?>("count")));
+
+        query.Field<NonNullGraphType<AuthorType>, AuthorDto>("sample")
+            .Description("A fixed small author with three books, built in memory.")
+            .Resolve(_ => PayloadOperations.Sample);
+
+        // The paper's Web API returned files inside JSON as base64; GraphQL has no binary form, so this is the only one.
+        query.Field<FileType, FilePayload>("textFile")
+            .Description("The 455 KiB UTF-8 text file, byte-exact, base64 in JSON.")
+            .WithComplexityImpact(Cost.Base64KiB(files.IsAvailable ? files.Text.Length : 0), 1)
+            .Resolve(_ => new FilePayload(PayloadFiles.TextFileName, "text/plain; charset=utf-8", files.Text));
+
+        query.Field<FileType, FilePayload>("pdf")
+            .Description("The 3.4 MiB PDF, byte-exact, base64 in JSON.")
+            .WithComplexityImpact(Cost.Base64KiB(files.IsAvailable ? files.Pdf.Length : 0), 1)
+            .Resolve(_ => new FilePayload(PayloadFiles.PdfFileName, "application/pdf", files.Pdf));
+
+        return query;
+    }
+}
+
+public sealed class FileType : ObjectGraphType<FilePayload>
+{
+    public FileType()
+    {
+        Name = "File";
+        Field(f => f.Name);
+        Field(f => f.ContentType);
+        Field<NonNullGraphType<Base64StringGraphType>, byte[]>("data").Resolve(context => context.Source.Data);
+    }
+}
+
+/// <summary>
+/// Bytes as a base64 JSON string, written straight from the byte[] by System.Text.Json exactly as REST writes
+/// <see cref="FilePayload.Data"/>: no intermediate string, no escaping. Named like HotChocolate's scalar.
+/// </summary>
+public sealed class Base64StringGraphType : ScalarGraphType
+{
+    public Base64StringGraphType()
+    {
+        Name = "Base64String";
+        Description = "Bytes as a base64 string (RFC 4648, padded).";
+    }
+
+    public override object? Serialize(object? value) => value switch
+    {
+        null => null,
+        byte[] bytes => bytes,
+        _ => ThrowSerializationError(value),
+    };
+
+    public override object? ParseValue(object? value) => value switch
+    {
+        null => null,
+        string text => Convert.FromBase64String(text),
+        byte[] bytes => bytes,
+        _ => ThrowValueConversionError(value),
+    };
+
+    public override object? ParseLiteral(GraphQLParser.AST.GraphQLValue value) => value switch
+    {
+        GraphQLParser.AST.GraphQLNullValue => null,
+        GraphQLParser.AST.GraphQLStringValue text => Convert.FromBase64String((string)text.Value),
+        _ => ThrowLiteralConversionError(value),
+    };
+}

@@ -1,0 +1,17 @@
+using ProtocolBench.GraphQL.Api;
+using ProtocolBench.Shared.Hosting;
+
+if (SchemaExport.Requested(args) is { } schemaPath)
+{
+    return await SchemaExport.WriteAsync(schemaPath);
+}
+
+var builder = ServiceDefaults.CreateBuilder(args);
+builder.AddServiceDefaults();
+builder.AddLibraryDb();
+builder.AddPayloadFiles();
+builder.AddGraphQLApi();
+
+var app = builder.Build();
+app.MapGraphQLApi();
+return await app.RunServiceAsync("GraphQL.Api");
