@@ -40,6 +40,7 @@ public static class GraphQLApiExtensions
     {
         // Failures outside the GraphQL executer (HTTP layer): a bare 500 in every environment, never a developer page.
         app.UseExceptionHandler();
+        app.UseServiceDefaults();
         var endpoint = app.Services.GetRequiredService<GraphQLEndpoint>();
         app.MapPost(GraphQLEndpoint.Path, (RequestDelegate)endpoint.PostAsync);
         app.MapGet(GraphQLEndpoint.Path, (RequestDelegate)endpoint.GetAsync);

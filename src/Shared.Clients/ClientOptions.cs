@@ -44,7 +44,7 @@ public sealed record ClientOptions
     /// <summary>Timeout (HTTP) or deadline (gRPC) of every call.</summary>
     public TimeSpan CallTimeout { get; init; } = TimeSpan.FromSeconds(30);
 
-    public TimeSpan ConnectTimeout { get; init; } = TimeSpan.FromSeconds(5);
+    public TimeSpan ConnectTimeout { get; init; } = TimeSpan.FromSeconds(15);
 
     /// <summary>HTTP/1.1 connections per server; the load tests raise it to the number of virtual users.</summary>
     public int MaxConnectionsPerServer { get; init; } = 64;

@@ -4,6 +4,7 @@ using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Diagnostics.HealthChecks;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Http.Timeouts;
 using Microsoft.AspNetCore.Routing;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.Configuration;
@@ -41,9 +42,23 @@ public static class ServiceDefaults
             .ValidateOnStart();
         builder.Services.AddOptions<CertificateOptions>().BindConfiguration(CertificateOptions.Section);
         builder.Services.Configure<HostOptions>(o => o.ShutdownTimeout = TimeSpan.FromSeconds(10));
+        // Every HTTP request is bounded on the server too (504 after Requests:TimeoutSeconds); gRPC has its own maximum deadline.
+        var timeout = TimeSpan.FromSeconds(builder.Configuration.GetValue("Requests:TimeoutSeconds", 30));
+        builder.Services.AddRequestTimeouts(o => o.DefaultPolicy = new RequestTimeoutPolicy
+        {
+            Timeout = timeout,
+            TimeoutStatusCode = StatusCodes.Status504GatewayTimeout,
+        });
         builder.Services.AddHostedService<StdinLifeline>();
         builder.WebHost.ConfigureKestrel(ConfigureKestrel);
         return builder;
+    }
+
+    /// <summary>Middleware every HTTP service runs first: the server-side request timeout.</summary>
+    public static WebApplication UseServiceDefaults(this WebApplication app)
+    {
+        app.UseRequestTimeouts();
+        return app;
     }
 
     /// <summary>The fixed bytes GET /baseline returns: the transport floor every protocol's numbers sit on.</summary>
@@ -78,7 +93,7 @@ public static class ServiceDefaults
                 "--Endpoints:HttpPort=N --Endpoints:HttpsPort=M");
             return 3;
         }
-        catch (Exception e) when (e is InvalidOperationException or OptionsValidationException or System.Data.Common.DbException)
+        catch (Exception e) when (e is InvalidOperationException or OptionsValidationException or TimeoutException or System.Data.Common.DbException)
         {
             await Console.Error.WriteLineAsync($"{serviceName}: cannot start: {e.Message}");
             return 2;

@@ -8,6 +8,7 @@ public sealed class ServiceProcess : IDisposable
     private const int TailLines = 60;
     private readonly Queue<string> _tail = new();
     private readonly Process _process;
+    private int? _exitCode;
 
     private ServiceProcess(ServiceSpec spec, Process process)
     {
@@ -19,9 +20,10 @@ public sealed class ServiceProcess : IDisposable
 
     public int Id => _process.Id;
 
-    public bool HasExited => _process.HasExited;
+    public bool HasExited => _exitCode is not null || Refresh();
 
-    public int? ExitCode => _process.HasExited ? _process.ExitCode : null;
+    /// <summary>Null while running; kept after <see cref="Dispose"/>.</summary>
+    public int? ExitCode => HasExited ? _exitCode : null;
 
     /// <summary>Completes when the process exits, for whatever reason.</summary>
     public Task Exited => _process.WaitForExitAsync();
@@ -101,7 +103,7 @@ public sealed class ServiceProcess : IDisposable
     /// <summary>Closes the lifeline (graceful stop), waits, then kills the process tree.</summary>
     public async Task StopAsync(TimeSpan grace)
     {
-        if (_process.HasExited)
+        if (HasExited)
         {
             return;
         }
@@ -143,7 +145,25 @@ public sealed class ServiceProcess : IDisposable
     public void Dispose()
     {
         Kill();
+        Refresh();
         _process.Dispose();
+    }
+
+    private bool Refresh()
+    {
+        try
+        {
+            if (_process.HasExited)
+            {
+                _exitCode = _process.ExitCode;
+                return true;
+            }
+        }
+        catch (InvalidOperationException)
+        {
+        }
+
+        return false;
     }
 
     private void Remember(string? line)

@@ -34,7 +34,7 @@ public static class DatabaseInitializer
             await db.Database.OpenConnectionAsync(cancellationToken);
             try
             {
-                await db.Database.ExecuteSqlRawAsync($"SELECT pg_advisory_lock({AdvisoryLockKey})", cancellationToken);
+                await AcquireAdvisoryLockAsync(db, cancellationToken);
                 seeded = await CreateAndSeedAsync(db, cancellationToken);
                 await db.Database.ExecuteSqlRawAsync($"SELECT pg_advisory_unlock({AdvisoryLockKey})", cancellationToken);
             }
@@ -91,9 +91,24 @@ public static class DatabaseInitializer
         }
     }
 
+    /// <summary>Polls pg_try_advisory_lock: another service may hold it for as long as seeding takes, longer than a command timeout.</summary>
+    private static async Task AcquireAdvisoryLockAsync(LibraryDbContext db, CancellationToken cancellationToken)
+    {
+        var deadline = DateTime.UtcNow.AddMinutes(5);
+        while (!await db.Database.SqlQueryRaw<bool>($"SELECT pg_try_advisory_lock({AdvisoryLockKey}) AS \"Value\"").SingleAsync(cancellationToken))
+        {
+            if (DateTime.UtcNow > deadline)
+            {
+                throw new TimeoutException("Another process held the database initialization lock for more than 5 minutes.");
+            }
+
+            await Task.Delay(200, cancellationToken);
+        }
+    }
+
     private static async Task<FileStream> AcquireFileLockAsync(string path, CancellationToken cancellationToken)
     {
-        var deadline = DateTime.UtcNow.AddMinutes(2);
+        var deadline = DateTime.UtcNow.AddMinutes(5);
         while (true)
         {
             try

@@ -43,7 +43,14 @@ public sealed class TcpProxy : IAsyncDisposable
         {
             foreach (var connection in _connections)
             {
-                connection.Client.LingerState = new LingerOption(true, 0);
+                try
+                {
+                    connection.Client?.LingerState = new LingerOption(true, 0);
+                }
+                catch (Exception e) when (e is SocketException or ObjectDisposedException)
+                {
+                }
+
                 connection.Dispose();
             }
 

@@ -1,0 +1,250 @@
+using System.Collections.Concurrent;
+using System.Net;
+using System.Text.RegularExpressions;
+using Grpc.Health.V1;
+using Grpc.Net.Client;
+using Microsoft.EntityFrameworkCore;
+using Npgsql;
+using ProtocolBench.Integration.Tests.Infrastructure;
+using ProtocolBench.Shared.Clients;
+using ProtocolBench.Shared.Clients.Launching;
+using ProtocolBench.Shared.Domain.Data;
+using ProtocolBench.Shared.Hosting;
+
+namespace ProtocolBench.Integration.Tests;
+
+/// <summary>Concurrent writers (fault table row 31) on each database: no lost and no duplicated authors.</summary>
+public abstract class ConcurrentWriteTests(ServicesFixture fixture)
+{
+    private const int Users = 50;
+    private const int PerUser = 4;
+
+    public static readonly TheoryData<Protocol> Protocols = [Protocol.Rest, Protocol.Grpc, Protocol.GraphQL];
+
+    [Theory]
+    [MemberData(nameof(Protocols))]
+    public async Task FiftyUsersCreatingLoseAndDuplicateNothing(Protocol protocol)
+    {
+        var token = TestContext.Current.CancellationToken;
+        var client = fixture.Client(protocol, Transport.Http);
+        var marker = $"cw-{protocol}-{Guid.NewGuid():N}"[..24];
+        var before = await fixture.CountRowsAsync();
+        var acknowledged = new ConcurrentBag<(int Id, string Name)>();
+        var failures = new ConcurrentBag<string>();
+        await Task.WhenAll(Enumerable.Range(0, Users).Select(async user =>
+        {
+            for (var n = 0; n < PerUser; n++)
+            {
+                var name = $"{marker}-{user}-{n}";
+                try
+                {
+                    var author = await client.CreateAuthorAsync(name, "Concurrency", token);
+                    acknowledged.Add((author.Id, author.Name));
+                }
+                catch (ProtocolClientException e)
+                {
+                    failures.Add($"{name}: {e.Code} {e.Message}");
+                }
+            }
+        }));
+
+        Assert.Empty(failures);
+        await using var db = fixture.OpenDatabase();
+        var stored = await db.Authors.Where(a => a.Name.StartsWith(marker)).Select(a => new { a.Id, a.Name }).ToListAsync(token);
+        Assert.Equal(Users * PerUser, acknowledged.Count);
+        Assert.Equal(acknowledged.Select(a => a.Id).Order(), stored.Select(a => a.Id).Order());
+        Assert.Equal(acknowledged.Select(a => a.Name).Order(StringComparer.Ordinal), stored.Select(a => a.Name).Order(StringComparer.Ordinal));
+        Assert.Equal(stored.Count, stored.Select(a => a.Name).Distinct().Count());
+        Assert.Equal((before.Authors + (Users * PerUser), before.Books), await fixture.CountRowsAsync());
+
+        await db.Authors.Where(a => a.Name.StartsWith(marker)).ExecuteDeleteAsync(token);
+        Assert.Equal(before, await fixture.CountRowsAsync());
+    }
+}
+
+[Collection(SqliteCollection.Name)]
+public sealed class ConcurrentWritesOnSqliteTests(SqliteServices fixture) : ConcurrentWriteTests(fixture);
+
+[Collection(PostgresCollection.Name)]
+public sealed class ConcurrentWritesOnPostgresTests(PostgresServices fixture) : ConcurrentWriteTests(fixture);
+
+/// <summary>Fault table row 33: PostgreSQL goes away mid-run and comes back; no service restarts.</summary>
+[Collection(PostgresCollection.Name)]
+public sealed class DatabaseOutageOnPostgresTests(PostgresServices shared)
+{
+    [Fact]
+    public async Task ServicesFailFastWhileTheDatabaseIsDownAndRecoverWithoutRestart()
+    {
+        shared.EnsureAvailable();
+        var token = TestContext.Current.CancellationToken;
+        var real = new NpgsqlConnectionStringBuilder(Environment.GetEnvironmentVariable(PostgresServices.Variable));
+        await using var proxy = new TcpProxy(new IPEndPoint(IPAddress.Loopback, real.Port), ServiceLauncher.FreePort());
+        proxy.Start();
+        var viaProxy = new NpgsqlConnectionStringBuilder(real.ConnectionString) { Port = proxy.Port, Database = "protocolbench_outage", Timeout = 3 };
+        var addresses = new ServiceAddresses(
+            RestHttp: ServiceLauncher.FreePort(), RestHttps: ServiceLauncher.FreePort(),
+            GrpcHttp: ServiceLauncher.FreePort(), GrpcHttps: ServiceLauncher.FreePort(),
+            GraphQLHttp: ServiceLauncher.FreePort(), GraphQLHttps: ServiceLauncher.FreePort());
+        await using var services = await ServiceLauncher.StartAsync(new LaunchOptions
+        {
+            Addresses = addresses,
+            Provider = DatabaseProvider.PostgreSQL,
+            ConnectionString = viaProxy.ConnectionString,
+        }, cancellationToken: token);
+        var pids = services.Processes.Select(p => p.Id).ToList();
+        var options = new ClientOptions { Addresses = addresses, CallTimeout = TimeSpan.FromSeconds(20) };
+        var clients = ProtocolClients.AllCombinations.Where(c => c.Transport == Transport.Http)
+            .Select(c => ProtocolClients.Create(c.Protocol, c.Transport, options)).ToList();
+        using var http = new HttpClient();
+        using var grpc = GrpcChannel.ForAddress(addresses.BaseUri(Protocol.Grpc, Transport.Http));
+        var health = new Health.HealthClient(grpc);
+        try
+        {
+            foreach (var client in clients)
+            {
+                Assert.Equal(11, (await client.SearchAuthorsAsync("Author - 1000", null, token)).Count);
+            }
+
+            proxy.Stop();
+            foreach (var client in clients)
+            {
+                var watch = System.Diagnostics.Stopwatch.StartNew();
+                var error = await Assert.ThrowsAsync<ProtocolClientException>(() => client.SearchAuthorsAsync("Author - 1000", null, token));
+                Assert.Equal("UNAVAILABLE", error.Code);
+                Assert.InRange(watch.Elapsed.TotalSeconds, 0, 10);
+            }
+
+            Assert.Equal(HttpStatusCode.ServiceUnavailable, (await http.GetAsync($"http://127.0.0.1:{addresses.RestHttp}/healthz", token)).StatusCode);
+            Assert.Equal(HttpStatusCode.ServiceUnavailable, (await http.GetAsync($"http://127.0.0.1:{addresses.GraphQLHttp}/healthz", token)).StatusCode);
+            var status = await health.CheckAsync(new HealthCheckRequest(), deadline: DateTime.UtcNow.AddSeconds(15), cancellationToken: token);
+            Assert.Equal(HealthCheckResponse.Types.ServingStatus.NotServing, status.Status);
+            Assert.Equal(int.MaxValue, await clients[0].GetIntMaxAsync(token));
+
+            proxy.Start();
+            foreach (var client in clients)
+            {
+                await EventuallyAsync(async () => Assert.Equal(11, (await client.SearchAuthorsAsync("Author - 1000", null, token)).Count), token);
+            }
+
+            await EventuallyAsync(async () => Assert.Equal(HttpStatusCode.OK, (await http.GetAsync($"http://127.0.0.1:{addresses.RestHttp}/healthz", token)).StatusCode), token);
+            var back = await health.CheckAsync(new HealthCheckRequest(), deadline: DateTime.UtcNow.AddSeconds(15), cancellationToken: token);
+            Assert.Equal(HealthCheckResponse.Types.ServingStatus.Serving, back.Status);
+            Assert.Equal(pids, services.Processes.Select(p => p.Id));
+            Assert.All(services.Processes, p => Assert.False(p.HasExited));
+        }
+        finally
+        {
+            foreach (var client in clients)
+            {
+                await client.DisposeAsync();
+            }
+        }
+    }
+
+    private static async Task EventuallyAsync(Func<Task> check, CancellationToken token)
+    {
+        var deadline = DateTime.UtcNow.AddSeconds(30);
+        while (true)
+        {
+            try
+            {
+                await check();
+                return;
+            }
+            catch (Exception) when (DateTime.UtcNow < deadline)
+            {
+                await Task.Delay(500, token);
+            }
+        }
+    }
+}
+
+/// <summary>How services start and stop (fault table rows 39, 42, 43).</summary>
+public sealed class LauncherTests
+{
+    private static CancellationToken Token => TestContext.Current.CancellationToken;
+
+    [Fact]
+    public async Task APortAlreadyInUseIsNamed()
+    {
+        var busyPort = ServiceLauncher.FreePort();
+        using var squatter = new System.Net.Sockets.TcpListener(IPAddress.Loopback, busyPort);
+        squatter.Start();
+        var options = SingleRest() with { Addresses = new ServiceAddresses(RestHttp: busyPort, RestHttps: ServiceLauncher.FreePort()) };
+        var error = await Assert.ThrowsAsync<LaunchException>(() => ServiceLauncher.StartAsync(options, cancellationToken: Token));
+        Assert.Contains($"127.0.0.1:{busyPort} (Rest.Api HTTP) already in use", error.Message);
+
+        // Started directly (not through the launcher's pre-check) the service itself says which port and exits non-zero.
+        using var service = ServiceProcess.Start(ServiceSpec.All[0], options);
+        await service.Exited.WaitAsync(TimeSpan.FromSeconds(60), Token);
+        Assert.Equal(3, service.ExitCode);
+        Assert.Contains($"Port {busyPort}", service.Tail());
+    }
+
+    [Fact]
+    public async Task MissingPayloadFilesMakeTheServiceUnhealthyNotBroken()
+    {
+        var options = SingleRest() with { Settings = new Dictionary<string, string> { ["Payloads:Directory"] = "/nonexistent/fixtures" }, StartupTimeout = TimeSpan.FromSeconds(8) };
+        var error = await Assert.ThrowsAsync<LaunchException>(() => ServiceLauncher.StartAsync(options, cancellationToken: Token));
+        Assert.Contains("did not become healthy", error.Message);
+        Assert.Contains("payload-files", error.Message);
+        Assert.Empty(ServiceLauncher.ListeningPorts(options));
+    }
+
+    [Fact]
+    public async Task ServicesStopWhenTheirLifelineCloses()
+    {
+        var options = SingleRest();
+        var services = await ServiceLauncher.StartAsync(options, cancellationToken: Token);
+        var process = services.Processes[0];
+        Assert.NotEmpty(ServiceLauncher.ListeningPorts(options));
+        var watch = System.Diagnostics.Stopwatch.StartNew();
+        await services.StopAsync();
+        Assert.True(process.HasExited);
+        Assert.Equal(0, process.ExitCode);
+        Assert.InRange(watch.Elapsed.TotalSeconds, 0, 14);
+        Assert.Empty(ServiceLauncher.ListeningPorts(options));
+    }
+
+    [Fact]
+    public void PoolSizesFitPostgres()
+    {
+        // Three services, each at most DefaultPostgresPoolSize connections, under max_connections 100 less 3 reserved.
+        Assert.True(3 * DatabaseOptions.DefaultPostgresPoolSize <= 97);
+        var pg = new NpgsqlConnectionStringBuilder(new DatabaseOptions { Provider = DatabaseProvider.PostgreSQL, ConnectionString = "Host=x;Database=y" }.EffectiveConnectionString);
+        Assert.Equal(DatabaseOptions.DefaultPostgresPoolSize, pg.MaxPoolSize);
+        Assert.Equal(5, pg.Timeout);
+        Assert.Equal(30, pg.CommandTimeout);
+    }
+
+    private static LaunchOptions SingleRest() => new()
+    {
+        Services = [ServiceSpec.All[0]],
+        Addresses = new ServiceAddresses(RestHttp: ServiceLauncher.FreePort(), RestHttps: ServiceLauncher.FreePort()),
+        ConnectionString = $"Data Source={Path.Combine(Path.GetTempPath(), $"protocolbench-launcher-{Guid.NewGuid():N}.db")}",
+        StartupTimeout = TimeSpan.FromSeconds(120),
+    };
+}
+
+/// <summary>Row 35 as policy: no code in the repository may accept any certificate.</summary>
+public sealed partial class CertificatePolicyTests
+{
+    [GeneratedRegex(@"DangerousAcceptAnyServerCertificateValidator|ServerCertificateCustomValidationCallback|RemoteCertificateValidationCallback\s*=|CertificateValidationCallback\s*=\s*\([^)]*\)\s*=>\s*true|curl\s.*\s-k\b|--insecure|rejectUnauthorized\s*:\s*false")]
+    private static partial Regex AcceptsAnyCertificate();
+
+    [Fact]
+    public void NoCodeAcceptsAnyCertificate()
+    {
+        var root = ProjectPaths.RootOrCurrent;
+        var offenders = Directory.EnumerateFiles(root, "*", SearchOption.AllDirectories)
+            .Where(f => f.EndsWith(".cs", StringComparison.Ordinal) || f.EndsWith(".mjs", StringComparison.Ordinal) || f.EndsWith(".sh", StringComparison.Ordinal) || f.EndsWith(".js", StringComparison.Ordinal) || Path.GetFileName(f) == "run")
+            .Where(f => !f.Contains($"{Path.DirectorySeparatorChar}bin{Path.DirectorySeparatorChar}") && !f.Contains($"{Path.DirectorySeparatorChar}obj{Path.DirectorySeparatorChar}")
+                        && !f.Contains("node_modules") && !f.Contains($"{Path.DirectorySeparatorChar}.git{Path.DirectorySeparatorChar}"))
+            .Where(f => !f.EndsWith(nameof(CertificatePolicyTests) + ".cs", StringComparison.Ordinal) && !f.EndsWith("ResilienceTests.cs", StringComparison.Ordinal))
+            .SelectMany(f => File.ReadLines(f).Select((line, i) => (f, i, line)))
+            .Where(x => AcceptsAnyCertificate().IsMatch(x.line))
+            .Select(x => $"{Path.GetRelativePath(root, x.f)}:{x.i + 1}: {x.line.Trim()}")
+            .ToList();
+        Assert.Empty(offenders);
+    }
+}
