@@ -8,7 +8,7 @@ fi
 version=$(pg_lsclusters --no-header | awk 'NR==1 {print $1}')
 cluster=$(pg_lsclusters --no-header | awk 'NR==1 {print $2}')
 if ! pg_lsclusters --no-header | awk 'NR==1 {print $4}' | grep -q online; then
-  pg_ctlcluster "$version" "$cluster" start
+  pg_ctlcluster "$version" "$cluster" start >&2
 fi
 for _ in $(seq 1 30); do
   su postgres -c "psql -qtAc 'SELECT 1'" >/dev/null 2>&1 && break
