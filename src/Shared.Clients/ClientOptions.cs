@@ -13,6 +13,20 @@ public sealed record ServiceAddresses(
     int GraphQLHttp = 5300,
     int GraphQLHttps = 5301)
 {
+    /// <summary>
+    /// Six ports as the commands take them (--ports): REST http,https, gRPC http,https, GraphQL http,https.
+    /// Throws <see cref="FormatException"/> with a message for the user.
+    /// </summary>
+    public static ServiceAddresses ParsePorts(string list)
+    {
+        var ports = list.Split(',').Select(p => int.TryParse(p.Trim(), out var n) && n is > 0 and < 65536
+            ? n
+            : throw new FormatException($"--ports: '{p}' is not a port.")).ToArray();
+        return ports.Length == 6 && ports.Distinct().Count() == 6
+            ? new ServiceAddresses(RestHttp: ports[0], RestHttps: ports[1], GrpcHttp: ports[2], GrpcHttps: ports[3], GraphQLHttp: ports[4], GraphQLHttps: ports[5])
+            : throw new FormatException("--ports takes six different ports: REST http,https, gRPC http,https, GraphQL http,https.");
+    }
+
     /// <summary>Host name used for HTTPS; must be in the certificate (localhost, 127.0.0.1 or ::1).</summary>
     public string TlsHost { get; init; } = "localhost";
 

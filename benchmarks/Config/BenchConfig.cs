@@ -1,0 +1,91 @@
+using BenchmarkDotNet.Columns;
+using BenchmarkDotNet.Configs;
+using BenchmarkDotNet.Diagnosers;
+using BenchmarkDotNet.Engines;
+using BenchmarkDotNet.Exporters;
+using BenchmarkDotNet.Exporters.Csv;
+using BenchmarkDotNet.Exporters.Json;
+using BenchmarkDotNet.Jobs;
+using BenchmarkDotNet.Loggers;
+using BenchmarkDotNet.Order;
+using BenchmarkDotNet.Reports;
+using BenchmarkDotNet.Toolchains.InProcess.Emit;
+using BenchmarkDotNet.Validators;
+using Perfolizer.Horology;
+using ProtocolBench.Benchmarks.Cli;
+
+namespace ProtocolBench.Benchmarks.Config;
+
+/// <summary>The one configuration of the suite: job, columns, exporters, toolchain.</summary>
+public static class BenchConfig
+{
+    public static IConfig Create(BenchOptions options, string resultsDirectory, bool pinClient, ProgressReporter progress)
+    {
+        var job = CreateJob(options.Job)
+            // In-process: the services are separate processes started once by this program, which must own their
+            // lifetime (stop on Ctrl+C, SIGTERM, failure) and share the wire-byte tallies with the report columns.
+            // A child process per case (BenchmarkDotNet's default) would have neither, and would build a project per run.
+            .WithToolchain(new InProcessEmitToolchain(TimeSpan.FromMinutes(15), logOutput: true))
+            .AsDefault();
+        if (pinClient)
+        {
+            job = job.WithAffinity(1);
+        }
+
+        var config = ManualConfig.CreateEmpty()
+            .AddJob(job)
+            .AddColumnProvider(DefaultColumnProviders.Descriptor, DefaultColumnProviders.Params, DefaultColumnProviders.Metrics)
+            .AddColumn(
+                StatisticColumn.Median,
+                StatisticColumn.Mean,
+                StatisticColumn.P95,
+                StatisticColumn.StdDev,
+                StatisticColumn.Iterations,
+                RatioToRestHttpColumn.Instance,
+                WireBytesColumn.Instance)
+            .AddDiagnoser(new MemoryDiagnoser(new MemoryDiagnoserConfig(displayGenColumns: false)))
+            .AddExporter(HtmlExporter.Default, MarkdownExporter.GitHub, CsvExporter.Default, JsonExporter.Full)
+            .AddValidator(JitOptimizationsValidator.FailOnError, BaselineValidator.FailOnError, SetupCleanupValidator.FailOnError,
+                ParamsValidator.FailOnError, DeferredExecutionValidator.FailOnError)
+            .AddLogicalGroupRules(BenchmarkLogicalGroupRule.ByMethod)
+            .WithOrderer(new DefaultOrderer(SummaryOrderPolicy.Declared, MethodOrderPolicy.Declared))
+            .WithSummaryStyle(SummaryStyle.Default.WithTimeUnit(TimeUnit.Microsecond).WithMaxParameterColumnWidth(20))
+            .AddEventProcessor(progress)
+            .WithArtifactsPath(resultsDirectory);
+        config.AddLogger(options.Verbose ? ConsoleLogger.Default : new ErrorsOnlyConsoleLogger());
+        return config;
+    }
+
+    public static Job CreateJob(JobKind kind) => kind switch
+    {
+        // Tuned on a 2-core machine for stable medians of 60 µs – 100 ms operations within ~15 minutes for all cells.
+        JobKind.Default => new Job("Stable")
+            .WithWarmupCount(3)
+            .WithIterationCount(15)
+            .WithIterationTime(TimeInterval.FromMilliseconds(250))
+            .WithUnrollFactor(1)
+            .WithLaunchCount(1),
+        JobKind.Short => new Job("ShortRun", Job.ShortRun)
+            .WithIterationTime(TimeInterval.FromMilliseconds(200))
+            .WithUnrollFactor(1),
+        JobKind.Medium => new Job("MediumRun", Job.MediumRun).WithUnrollFactor(1),
+        JobKind.Long => new Job("LongRun", Job.LongRun).WithUnrollFactor(1),
+        // Every cell once: one invocation, no pilot, no warm-up beyond the connection warm-up in GlobalSetup.
+        _ => new Job("Smoke")
+            .WithStrategy(RunStrategy.ColdStart)
+            .WithLaunchCount(1)
+            .WithWarmupCount(0)
+            .WithIterationCount(1)
+            .WithInvocationCount(1)
+            .WithUnrollFactor(1),
+    };
+
+    public static string Describe(JobKind kind) => kind switch
+    {
+        JobKind.Default => "Stable: 3 warm-up + 15 measured iterations of ~250 ms per cell",
+        JobKind.Short => "ShortRun: 3 warm-up + 3 measured iterations of ~200 ms per cell",
+        JobKind.Medium => "MediumRun: BenchmarkDotNet preset (2 launches × 15 iterations)",
+        JobKind.Long => "LongRun: BenchmarkDotNet preset (3 launches × 100 iterations)",
+        _ => "Smoke: every cell once (1 invocation, no statistics)",
+    };
+}

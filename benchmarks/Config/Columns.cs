@@ -1,0 +1,90 @@
+using BenchmarkDotNet.Columns;
+using BenchmarkDotNet.Reports;
+using BenchmarkDotNet.Running;
+using ProtocolBench.Benchmarks.Suite;
+using ProtocolBench.Shared.Clients;
+
+namespace ProtocolBench.Benchmarks.Config;
+
+/// <summary>
+/// Median ÷ the median of REST over HTTP for the same operation. BenchmarkDotNet's own Ratio needs the baseline to be a
+/// method in the same group; here protocol and transport are parameters, so the column finds the REST-HTTP case itself.
+/// </summary>
+public sealed class RatioToRestHttpColumn : IColumn
+{
+    public static readonly RatioToRestHttpColumn Instance = new();
+
+    public string Id => "RatioToRestHttp";
+
+    public string ColumnName => "Ratio";
+
+    public bool AlwaysShow => true;
+
+    public ColumnCategory Category => ColumnCategory.Baseline;
+
+    public int PriorityInCategory => 0;
+
+    public bool IsNumeric => true;
+
+    public UnitType UnitType => UnitType.Dimensionless;
+
+    public string Legend => "Median ÷ median of REST over HTTP for the same operation (REST's raw form for the binary files)";
+
+    public static BenchmarkCase? RestHttpCase(Summary summary, BenchmarkCase benchmarkCase) =>
+        summary.BenchmarksCases.FirstOrDefault(c =>
+            c.Descriptor.Type == benchmarkCase.Descriptor.Type &&
+            c.Descriptor.WorkloadMethod.Name == benchmarkCase.Descriptor.WorkloadMethod.Name &&
+            (Protocol)c.Parameters["Protocol"] == Protocol.Rest &&
+            (Transport)c.Parameters["Transport"] == Transport.Http);
+
+    public string GetValue(Summary summary, BenchmarkCase benchmarkCase)
+    {
+        var baseline = RestHttpCase(summary, benchmarkCase);
+        var median = summary[benchmarkCase]?.ResultStatistics?.Median;
+        var baseMedian = baseline is null ? null : summary[baseline]?.ResultStatistics?.Median;
+        return median is > 0 && baseMedian is > 0 ? (median.Value / baseMedian.Value).ToString("0.00") : "?";
+    }
+
+    public string GetValue(Summary summary, BenchmarkCase benchmarkCase, SummaryStyle style) => GetValue(summary, benchmarkCase);
+
+    public bool IsDefault(Summary summary, BenchmarkCase benchmarkCase) => false;
+
+    public bool IsAvailable(Summary summary) => true;
+
+    public override string ToString() => ColumnName;
+}
+
+/// <summary>Bytes at the client's socket per operation (request + response), measured in GlobalSetup.</summary>
+public sealed class WireBytesColumn : IColumn
+{
+    public static readonly WireBytesColumn Instance = new();
+
+    public string Id => "WireBytesPerOp";
+
+    public string ColumnName => "Wire bytes/op";
+
+    public bool AlwaysShow => true;
+
+    public ColumnCategory Category => ColumnCategory.Custom;
+
+    public int PriorityInCategory => 0;
+
+    public bool IsNumeric => true;
+
+    public UnitType UnitType => UnitType.Dimensionless;
+
+    public string Legend =>
+        "Bytes sent + received at the client's socket per operation (plaintext on HTTP, TLS records on HTTPS), " +
+        "averaged over serial operations on a warm connection: connection setup excluded";
+
+    public string GetValue(Summary summary, BenchmarkCase benchmarkCase) =>
+        BenchmarkContext.Wire.Find(benchmarkCase) is { } sample ? sample.TotalPerOp.ToString("N0") : "?";
+
+    public string GetValue(Summary summary, BenchmarkCase benchmarkCase, SummaryStyle style) => GetValue(summary, benchmarkCase);
+
+    public bool IsDefault(Summary summary, BenchmarkCase benchmarkCase) => false;
+
+    public bool IsAvailable(Summary summary) => true;
+
+    public override string ToString() => ColumnName;
+}

@@ -1,0 +1,72 @@
+using System.Diagnostics;
+using BenchmarkDotNet.EventProcessors;
+using BenchmarkDotNet.Reports;
+using BenchmarkDotNet.Running;
+using BenchmarkDotNet.Validators;
+using ProtocolBench.Benchmarks.Reporting;
+using ProtocolBench.Benchmarks.Suite;
+using ProtocolBench.Shared.Clients;
+
+namespace ProtocolBench.Benchmarks.Config;
+
+/// <summary>One line per cell with its median and the time left, instead of BenchmarkDotNet's per-iteration output.</summary>
+public sealed class ProgressReporter : EventProcessor
+{
+    private readonly Stopwatch _run = new();
+    private readonly Stopwatch _cell = new();
+    private readonly Stopwatch _group = new();
+    private int _total;
+    private int _done;
+
+    public int Failed { get; private set; }
+
+    public override void OnValidationError(ValidationError validationError) =>
+        Console.Error.WriteLine($"  validation {(validationError.IsCritical ? "error" : "warning")}: {validationError.Message}");
+
+    public override void OnStartBuildStage(IReadOnlyList<BuildPartition> partitions)
+    {
+        _total = partitions.Sum(p => p.Benchmarks.Length);
+        Console.WriteLine($"Measuring {_total} cells.");
+        _run.Start();
+    }
+
+    public override void OnStartRunBenchmarksInType(Type type, IReadOnlyList<BenchmarkCase> benchmarks)
+    {
+        var methods = benchmarks.Select(b => b.Descriptor.WorkloadMethod.Name).Distinct();
+        Console.WriteLine();
+        Console.WriteLine($"== {type.Name}: {benchmarks.Count} cells ({string.Join(", ", methods)})");
+        _group.Restart();
+    }
+
+    public override void OnStartRunBenchmark(BenchmarkCase benchmarkCase)
+    {
+        BenchmarkContext.CurrentCase = benchmarkCase;
+        _cell.Restart();
+    }
+
+    public override void OnEndRunBenchmark(BenchmarkCase benchmarkCase, BenchmarkReport report)
+    {
+        BenchmarkContext.CurrentCase = null;
+        _done++;
+        var protocol = (Protocol)benchmarkCase.Parameters["Protocol"];
+        var transport = (Transport)benchmarkCase.Parameters["Transport"];
+        var name = $"{benchmarkCase.Descriptor.WorkloadMethod.Name,-15} {Names.Of(protocol),-7} {Names.Of(transport),-5}";
+        string outcome;
+        if (report.Success && report.ResultStatistics is { } stats)
+        {
+            var wire = BenchmarkContext.Wire.Find(benchmarkCase) is { } w ? $"{w.TotalPerOp,12:N0} B/op" : "";
+            outcome = $"median {Format.Time(stats.Median),10}  {wire}";
+        }
+        else
+        {
+            Failed++;
+            outcome = "FAILED (the error is above and in the log)";
+        }
+
+        var left = _done < _total ? $"  ~{Format.Duration(_run.Elapsed / _done * (_total - _done))} left" : "";
+        Console.WriteLine($"  [{_done,3}/{_total}] {name} {outcome}  ({_cell.Elapsed.TotalSeconds:F1} s){left}");
+    }
+
+    public override void OnEndRunBenchmarksInType(Type type, Summary summary) =>
+        Console.WriteLine($"   {type.Name} done in {Format.Duration(_group.Elapsed)}");
+}

@@ -1,0 +1,3 @@
+using ProtocolBench.Benchmarks.Cli;
+
+return await BenchmarkCommand.RunAsync(args);

@@ -1,0 +1,64 @@
+using System.Globalization;
+using ProtocolBench.Shared.Clients;
+
+namespace ProtocolBench.Benchmarks.Reporting;
+
+public static class Names
+{
+    public static readonly Protocol[] Protocols = [Protocol.Rest, Protocol.Grpc, Protocol.GraphQL];
+
+    public static readonly Transport[] Transports = [Transport.Http, Transport.Https];
+
+    public static string Of(Protocol protocol) => protocol switch
+    {
+        Protocol.Rest => "REST",
+        Protocol.Grpc => "gRPC",
+        _ => "GraphQL",
+    };
+
+    public static string Of(Transport transport) => transport == Transport.Http ? "HTTP" : "HTTPS";
+
+    public static string Of(Protocol protocol, Transport transport) => $"{Of(protocol)} {Of(transport)}";
+}
+
+public static class Format
+{
+    private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
+
+    /// <summary>Nanoseconds as "812 µs" or "12.3 ms": three significant digits, the unit a reader expects.</summary>
+    public static string Time(double nanoseconds) => nanoseconds switch
+    {
+        double.NaN => "–",
+        < 1_000 => $"{nanoseconds.ToString("0", Invariant)} ns",
+        < 1_000_000 => $"{Significant(nanoseconds / 1_000)} µs",
+        < 1_000_000_000 => $"{Significant(nanoseconds / 1_000_000)} ms",
+        _ => $"{Significant(nanoseconds / 1_000_000_000)} s",
+    };
+
+    /// <summary>Nanoseconds in milliseconds, the unit of the paper's table.</summary>
+    public static string Milliseconds(double nanoseconds) => Significant(nanoseconds / 1_000_000);
+
+    public static string Significant(double value) => value switch
+    {
+        >= 100 => value.ToString("0", Invariant),
+        >= 10 => value.ToString("0.0", Invariant),
+        >= 1 => value.ToString("0.00", Invariant),
+        _ => value.ToString("0.000", Invariant),
+    };
+
+    public static string Bytes(double bytes) => bytes.ToString("N0", Invariant);
+
+    public static string Size(long bytes) => bytes switch
+    {
+        < 1024 => $"{bytes} B",
+        < 1024 * 1024 => $"{(bytes / 1024.0).ToString("0.0", Invariant)} KiB",
+        _ => $"{(bytes / 1024.0 / 1024.0).ToString("0.00", Invariant)} MiB",
+    };
+
+    public static string Ratio(double ratio) => $"{ratio.ToString(ratio >= 10 ? "0" : "0.00", Invariant)}×";
+
+    public static string P(double p) => p < 0.001 ? "p<0.001" : $"p={p.ToString("0.000", Invariant)}";
+
+    public static string Duration(TimeSpan span) =>
+        span.TotalMinutes >= 1 ? $"{(int)span.TotalMinutes} min {span.Seconds:00} s" : $"{span.TotalSeconds.ToString("0.0", Invariant)} s";
+}

@@ -1,0 +1,60 @@
+using System.Net;
+using BenchmarkDotNet.Attributes;
+using ProtocolBench.Shared.Clients;
+using ProtocolBench.Shared.Hosting;
+
+namespace ProtocolBench.Benchmarks.Suite;
+
+/// <summary>
+/// The transport floor: GET /baseline, fixed bytes with no work behind them, on each service's own ports with the HTTP
+/// version its protocol uses (HTTP/1.1 for REST and GraphQL, HTTP/2 for gRPC) and the same handler as the clients.
+/// </summary>
+public class Baseline : ProtocolBenchmark
+{
+    private static readonly byte[] Expected = ServiceDefaults.BaselineBody;
+    private readonly WireCounter _wire = new();
+    private HttpClient _http = null!;
+
+    protected override WireCounter Wire => _wire;
+
+    [Benchmark]
+    public async Task<byte[]> Floor()
+    {
+        using var response = await _http.GetAsync("baseline", HttpCompletionOption.ResponseHeadersRead);
+        if (response.StatusCode != HttpStatusCode.OK)
+        {
+            throw Expect.Wrong("GET /baseline", $"HTTP {(int)response.StatusCode}");
+        }
+
+        return Expect.Bytes(await response.Content.ReadAsByteArrayAsync(), Expected, "GET /baseline");
+    }
+
+    protected override Task ConnectAsync()
+    {
+        var options = BenchmarkContext.ClientOptions;
+        var http2 = Protocol == Protocol.Grpc || (Transport == Transport.Https && options.HttpsUsesHttp2ForRestAndGraphQL);
+        _http = new HttpClient(ClientHandlers.Create(options, _wire), disposeHandler: true)
+        {
+            BaseAddress = options.Addresses.BaseUri(Protocol, Transport),
+            Timeout = options.CallTimeout,
+            DefaultRequestVersion = http2 ? HttpVersion.Version20 : HttpVersion.Version11,
+            DefaultVersionPolicy = HttpVersionPolicy.RequestVersionExact,
+        };
+        return Task.CompletedTask;
+    }
+
+    protected override ValueTask DisconnectAsync()
+    {
+        _http?.Dispose();
+        return ValueTask.CompletedTask;
+    }
+
+    protected override async Task VerifyAsync()
+    {
+        var body = await Floor();
+        if (!body.AsSpan().SequenceEqual(Expected))
+        {
+            throw Expect.Wrong("GET /baseline", "body differs from the fixed bytes");
+        }
+    }
+}

@@ -1,0 +1,266 @@
+using System.Buffers.Binary;
+using System.Diagnostics;
+using System.Globalization;
+using System.Net;
+using System.Text;
+using System.Text.RegularExpressions;
+using Google.Protobuf;
+using ProtocolBench.LoadTests.Reports;
+using ProtocolBench.Shared.Clients;
+
+namespace ProtocolBench.LoadTests;
+
+public sealed record DriverRound(double OursPerSecond, double TheirsPerSecond, BooksSummary OurBooks, string TheirSummary);
+
+public sealed record DriverComparison(
+    string Endpoint,
+    string Tool,
+    string ToolCommand,
+    int Users,
+    int Connections,
+    double DurationSeconds,
+    IReadOnlyList<DriverRound> Rounds,
+    string? Skipped)
+{
+    public double Ours => Rounds.Count == 0 ? double.NaN : Rounds.Average(r => r.OursPerSecond);
+
+    public double Theirs => Rounds.Count == 0 ? double.NaN : Rounds.Average(r => r.TheirsPerSecond);
+
+    public double Ratio => Ours / Theirs;
+}
+
+public sealed record DriverCheckResult(string Scenario, string Machine, IReadOnlyList<DriverComparison> Rows)
+{
+    public static string Markdown(DriverCheckResult r)
+    {
+        var md = new StringBuilder();
+        md.AppendLine($"Same endpoint, same concurrency, same pinning ({r.Machine}); scenario {Scenarios.Find(r.Scenario).Title}. " +
+                      "Our driver deserializes and checks every response; wrk and h2load only read the bytes.").AppendLine();
+        md.AppendLine("| endpoint | users | connections | tool | tool req/s | our req/s | ours ÷ tool |");
+        md.AppendLine("|---|---:|---:|---|---:|---:|---:|");
+        foreach (var row in r.Rows)
+        {
+            md.AppendLine(row.Skipped is not null
+                ? $"| {row.Endpoint} | {row.Users} | {row.Connections} | {row.Tool} | – | – | {row.Skipped} |"
+                : $"| {row.Endpoint} | {row.Users} | {row.Connections} | {row.Tool} | {row.Theirs:N0} | {row.Ours:N0} | **{row.Ratio:F2}** |");
+        }
+
+        md.AppendLine();
+        foreach (var row in r.Rows.Where(r => r.Skipped is null))
+        {
+            md.AppendLine($"- {row.Tool}: `{row.ToolCommand}`; rounds (ours / theirs req/s): " +
+                          string.Join(", ", row.Rounds.Select(x => $"{x.OursPerSecond:F0} / {x.TheirsPerSecond:F0}")) +
+                          $"; {row.Rounds[^1].TheirSummary}");
+        }
+
+        return md.ToString();
+    }
+}
+
+/// <summary>
+/// Is the driver the bottleneck? Runs it and an independent tool against the same endpoint at the same concurrency,
+/// alternately, on the driver's CPU: wrk for REST over HTTP/1.1, h2load for gRPC over h2c with a prepared
+/// length-prefixed protobuf body. Reports both throughputs and ours ÷ theirs (aim: at least 0.9).
+/// </summary>
+public sealed class DriverCheck(LoadTestOptions options, ClientPool pool, ServiceSession services, ResultsFolder results, string? driverCpus)
+{
+    private int RoundCount => options.Rounds;
+
+    public int PlannedSteps => 2 * RoundCount;
+
+    public async Task<DriverCheckResult> RunAsync(LiveProgress progress, CancellationToken stop)
+    {
+        var scenario = Scenarios.Find(options.CheckScenario);
+        var rows = new List<DriverComparison>
+        {
+            await RestAsync(scenario, progress, stop),
+            await GrpcAsync(scenario, progress, stop),
+        };
+        return new DriverCheckResult(scenario.Name, $"driver and tool on {driverCpus ?? "any CPU"}", rows);
+    }
+
+    private async Task<DriverComparison> RestAsync(Scenario scenario, LiveProgress progress, CancellationToken stop)
+    {
+        var a = services.Addresses;
+        var url = $"http://{a.Host}:{a.RestHttp}/api/authors/search?phrase={Uri.EscapeDataString(scenario.Phrase!)}";
+        var users = options.CheckUsers;
+        var seconds = options.Duration.TotalSeconds.ToString("0", CultureInfo.InvariantCulture);
+        string[] command = ["wrk", "-t1", $"-c{users}", $"-d{seconds}s", "--latency", url];
+        if (Which("wrk") is null)
+        {
+            return Skipped("REST HTTP/1.1", "wrk", users, users, "wrk is not installed: sudo apt-get install wrk");
+        }
+
+        return await CompareAsync("REST HTTP/1.1 " + url, "wrk", Protocol.Rest, users, users, command, ParseWrk, scenario, progress, stop);
+    }
+
+    private async Task<DriverComparison> GrpcAsync(Scenario scenario, LiveProgress progress, CancellationToken stop)
+    {
+        var a = services.Addresses;
+        var url = $"http://{a.Host}:{a.GrpcHttp}/protocolbench.v1.Authors/Search";
+        var users = options.CheckUsers;
+        var connections = pool.Connections(Protocol.Grpc, Transport.Http, users);
+        var streams = (users + connections - 1) / connections;
+        if (Which("h2load") is null)
+        {
+            return Skipped("gRPC h2c", "h2load", users, connections, "h2load is not installed: sudo apt-get install nghttp2-client");
+        }
+
+        var body = results.File("grpc-search-request.bin");
+        await File.WriteAllBytesAsync(body, GrpcFrame(new V1.SearchAuthorsRequest { Phrase = scenario.Phrase }), stop);
+        if (await VerifyGrpcBodyAsync(url, body, scenario.Rows!.Value, stop) is { } problem)
+        {
+            return Skipped("gRPC h2c", "h2load", users, connections, $"the prepared request does not work: {problem}");
+        }
+
+        var seconds = options.Duration.TotalSeconds.ToString("0", CultureInfo.InvariantCulture);
+        string[] command =
+        [
+            "h2load", "-t1", $"-c{connections}", $"-m{streams}", $"-D{seconds}", "-d", body,
+            "-H", "content-type: application/grpc", "-H", "te: trailers", url,
+        ];
+        return await CompareAsync("gRPC h2c " + url, "h2load", Protocol.Grpc, users, connections, command, ParseH2Load, scenario, progress, stop);
+    }
+
+    private async Task<DriverComparison> CompareAsync(
+        string endpoint, string tool, Protocol protocol, int users, int connections, string[] command,
+        Func<string, (double PerSecond, string Summary)> parse, Scenario scenario, LiveProgress progress, CancellationToken stop)
+    {
+        var clients = pool.For(protocol, Transport.Http, users);
+        var rounds = new List<DriverRound>();
+        var warmup = new UserLoad(scenario, clients, users, int.MaxValue, options.Timeout, duration: TimeSpan.FromSeconds(2));
+        Begin(progress, $"driver-check {tool}: warm-up, our driver", TimeSpan.FromSeconds(2));
+        await warmup.RunAsync(stop);
+        for (var round = 1; round <= RoundCount && !stop.IsCancellationRequested; round++)
+        {
+            // Alternate who goes first, so a drift during the check does not always favour the same side.
+            var ours = new UserLoad(scenario, clients, users, int.MaxValue, options.Timeout, duration: options.Duration);
+            string output = "";
+            foreach (var oursNow in round % 2 == 1 ? new[] { true, false } : [false, true])
+            {
+                if (oursNow)
+                {
+                    Begin(progress, $"driver-check {tool} round {round}: our driver, {users} users", options.Duration);
+                    GC.Collect();
+                    await ours.RunAsync(stop);
+                }
+                else
+                {
+                    Begin(progress, $"driver-check {tool} round {round}: {tool}", options.Duration);
+                    output = await RunToolAsync(command, stop);
+                }
+            }
+
+            var oursPerSecond = ours.Books.Ok / ours.Elapsed.TotalSeconds;
+            var (theirs, summary) = parse(output);
+            rounds.Add(new DriverRound(oursPerSecond, theirs, ours.Books.Summary(), summary));
+            progress.End(1, $"  {Spectre.Console.Markup.Escape(tool)} round {round}: ours {oursPerSecond:F0} req/s, {tool} {theirs:F0} req/s, " +
+                            $"ratio {oursPerSecond / theirs:F2}; ours: errors {Spectre.Console.Markup.Escape(ours.Books.Summary().ErrorText)}; {Spectre.Console.Markup.Escape(summary)}");
+        }
+
+        return new DriverComparison(endpoint, tool, string.Join(' ', CpuPinning.Prefix(driverCpus).Concat(command).Select(Quote)), users, connections,
+            options.Duration.TotalSeconds, rounds, null);
+    }
+
+    private static void Begin(LiveProgress progress, string label, TimeSpan duration)
+    {
+        var clock = Stopwatch.StartNew();
+        progress.Begin(label, (long)duration.TotalMilliseconds, () => (long)clock.Elapsed.TotalMilliseconds);
+    }
+
+    private async Task<string> RunToolAsync(string[] command, CancellationToken stop)
+    {
+        var prefix = CpuPinning.Prefix(driverCpus).ToList();
+        var all = prefix.Concat(command).ToList();
+        var info = new ProcessStartInfo(all[0]) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        foreach (var argument in all.Skip(1))
+        {
+            info.ArgumentList.Add(argument);
+        }
+
+        using var process = Process.Start(info) ?? throw new InvalidOperationException($"could not start {command[0]}");
+        var stdout = process.StandardOutput.ReadToEndAsync(CancellationToken.None);
+        var stderr = process.StandardError.ReadToEndAsync(CancellationToken.None);
+        using var limit = CancellationTokenSource.CreateLinkedTokenSource(stop);
+        limit.CancelAfter(options.Duration + TimeSpan.FromSeconds(30));
+        try
+        {
+            await process.WaitForExitAsync(limit.Token);
+        }
+        catch (OperationCanceledException)
+        {
+            process.Kill(entireProcessTree: true);
+            await process.WaitForExitAsync(CancellationToken.None);
+            throw;
+        }
+
+        return await stdout + "\n" + await stderr;
+    }
+
+    private static (double, string) ParseWrk(string output)
+    {
+        var rate = Regex.Match(output, @"Requests/sec:\s*([\d.]+)");
+        var non2xx = Regex.Match(output, @"Non-2xx or 3xx responses:\s*(\d+)");
+        var errors = Regex.Match(output, @"Socket errors:[^\n]*");
+        var total = Regex.Match(output, @"(\d+) requests in ([\d.]+\w+)");
+        var summary = $"wrk: {(total.Success ? total.Value : "?")}" + (non2xx.Success ? $", {non2xx.Groups[1].Value} non-2xx" : ", all 2xx") +
+                      (errors.Success ? $", {errors.Value.Trim()}" : "");
+        return rate.Success
+            ? (double.Parse(rate.Groups[1].Value, CultureInfo.InvariantCulture), summary)
+            : (double.NaN, "wrk output not understood: " + output.Trim());
+    }
+
+    private static (double, string) ParseH2Load(string output)
+    {
+        var rate = Regex.Match(output, @"finished in [\d.]+\w+, ([\d.]+) req/s");
+        var requests = Regex.Match(output, @"requests: [^\n]*");
+        var codes = Regex.Match(output, @"status codes: [^\n]*");
+        var summary = $"h2load {(requests.Success ? requests.Value : "?")}; {(codes.Success ? codes.Value : "")}";
+        return rate.Success
+            ? (double.Parse(rate.Groups[1].Value, CultureInfo.InvariantCulture), summary)
+            : (double.NaN, "h2load output not understood: " + output.Trim());
+    }
+
+    /// <summary>The gRPC wire format of one message: a zero compression flag, the length big-endian, the protobuf.</summary>
+    private static byte[] GrpcFrame(IMessage message)
+    {
+        var payload = message.ToByteArray();
+        var frame = new byte[5 + payload.Length];
+        BinaryPrimitives.WriteUInt32BigEndian(frame.AsSpan(1), (uint)payload.Length);
+        payload.CopyTo(frame, 5);
+        return frame;
+    }
+
+    /// <summary>Sends the prepared body once, the way h2load will, and checks grpc-status 0 and the expected rows.</summary>
+    private static async Task<string?> VerifyGrpcBodyAsync(string url, string bodyFile, int rows, CancellationToken stop)
+    {
+        using var http = new HttpClient(new SocketsHttpHandler { UseProxy = false }) { Timeout = TimeSpan.FromSeconds(10) };
+        using var request = new HttpRequestMessage(HttpMethod.Post, url)
+        {
+            Version = HttpVersion.Version20,
+            VersionPolicy = HttpVersionPolicy.RequestVersionExact,
+            Content = new ByteArrayContent(await File.ReadAllBytesAsync(bodyFile, stop)),
+        };
+        request.Content.Headers.ContentType = new System.Net.Http.Headers.MediaTypeHeaderValue("application/grpc");
+        request.Headers.TryAddWithoutValidation("te", "trailers");
+        using var response = await http.SendAsync(request, stop);
+        var bytes = await response.Content.ReadAsByteArrayAsync(stop);
+        var status = response.TrailingHeaders.TryGetValues("grpc-status", out var values) ? values.First()
+            : response.Headers.TryGetValues("grpc-status", out var early) ? early.First() : "none";
+        if (response.StatusCode != HttpStatusCode.OK || status != "0" || bytes.Length < 5)
+        {
+            return $"HTTP {(int)response.StatusCode}, grpc-status {status}, {bytes.Length} bytes";
+        }
+
+        var list = V1.AuthorList.Parser.ParseFrom(bytes.AsSpan(5));
+        return list.Authors.Count == rows ? null : $"{list.Authors.Count} authors instead of {rows}";
+    }
+
+    private static string? Which(string tool) =>
+        (Environment.GetEnvironmentVariable("PATH") ?? "").Split(':').Select(d => Path.Combine(d, tool)).FirstOrDefault(File.Exists);
+
+    private DriverComparison Skipped(string endpoint, string tool, int users, int connections, string reason) =>
+        new(endpoint, tool, "", users, connections, options.Duration.TotalSeconds, [], reason);
+
+    private static string Quote(string argument) => argument.Contains(' ') ? $"'{argument}'" : argument;
+}

@@ -1,0 +1,215 @@
+using HdrHistogram;
+using ProtocolBench.LoadTests.Reports;
+using ProtocolBench.Shared.Clients;
+using ProtocolBench.Shared.Clients.Launching;
+using Spectre.Console;
+
+namespace ProtocolBench.LoadTests;
+
+/// <summary>
+/// One run: pin the driver, start (or find) the services, run the studies under live progress, and whatever
+/// happens (Ctrl+C, a dead service, an error) write the results, stop the services and return an exit code.
+/// </summary>
+public static class LoadTestRun
+{
+    public const int Interrupted = 130;
+    public const int ServiceFailed = 3;
+    public const int BadUsage = 2;
+    public const int CheckFailed = 1;
+
+    public static async Task<int> MainAsync(string[] args)
+    {
+        LoadTestOptions options;
+        try
+        {
+            options = LoadTestOptions.Parse(args);
+        }
+        catch (UsageException e)
+        {
+            AnsiConsole.MarkupLine($"[red]{Markup.Escape(e.Message)}[/]");
+            return BadUsage;
+        }
+
+        if (options.Mode == Mode.Help)
+        {
+            Console.WriteLine(LoadTestOptions.Help);
+            return 0;
+        }
+
+        if (Console.IsOutputRedirected)
+        {
+            // A log file or CI: no terminal to ask, so give the tables room instead of the 80-column default.
+            AnsiConsole.Profile.Width = 200;
+        }
+
+        using var interruption = new Interruption();
+        var started = DateTimeOffset.UtcNow;
+        var runId = $"{started:yyMMddHHmmss}-{Random.Shared.Next(0x10000):x4}";
+        var (driverCpus, serverCpus) = CpuPinning.Plan(options);
+        var driverPinning = driverCpus is null ? $"CPU {CpuPinning.Allowed()} (not pinned)" : CpuPinning.PinSelf(driverCpus);
+        var serverPinning = serverCpus is null ? "not pinned" : $"CPU {serverCpus} (taskset)";
+        var machine = Machine.Describe(driverPinning, options.External is null ? serverPinning : "external (not pinned by this run)");
+        var results = new ResultsFolder(options.ResultsDirectory, started);
+        AnsiConsole.MarkupLine($"[bold]ProtocolBench load tests[/] · {options.Mode.ToString().ToLowerInvariant()}{(options.Quick ? " --quick" : "")} · run {runId}");
+        AnsiConsole.MarkupLine($"[grey]{Markup.Escape(machine.Summary)}[/]");
+        AnsiConsole.MarkupLine($"[grey]results: {Markup.Escape(results.Path)}[/]");
+
+        var problems = new List<string>();
+        var exit = 0;
+        ServiceSession? services = null;
+        ClientPool? pool = null;
+        VirtualUserStudy? users = null;
+        PacedStudy? paced = null;
+        DriverCheckResult? driverCheck = null;
+        try
+        {
+            services = await ServiceSession.StartAsync(options, serverCpus, interruption, Log);
+            pool = new ClientPool(ClientOptionsFor(options, services.Addresses), options);
+            users = new VirtualUserStudy(options, pool, services, results, runId);
+            paced = new PacedStudy(options, pool, services, results, runId);
+            var check = new DriverCheck(options, pool, services, results, driverCpus);
+            var total = options.Mode == Mode.DriverCheck
+                ? check.PlannedSteps
+                : (options.RunsUsers ? users.PlannedRequests : 0) + (options.RunsPaced ? paced.PlannedRequests : 0);
+            await LiveProgress.RunAsync(total, async progress =>
+            {
+                if (options.RunsUsers)
+                {
+                    await users.RunAsync(progress, interruption.Token);
+                }
+
+                if (options.RunsPaced)
+                {
+                    await paced.RunAsync(progress, interruption.Token);
+                }
+
+                if (options.Mode == Mode.DriverCheck)
+                {
+                    driverCheck = await check.RunAsync(progress, interruption.Token);
+                }
+
+                return 0;
+            });
+        }
+        catch (LaunchException e)
+        {
+            problems.Add(e.Message);
+            exit = ServiceFailed;
+        }
+        catch (OperationCanceledException) when (interruption.Requested)
+        {
+        }
+        catch (Exception e)
+        {
+            problems.Add($"unexpected error: {e}");
+            exit = CheckFailed;
+        }
+
+        if (pool is not null)
+        {
+            await pool.DisposeAsync();
+        }
+
+        if (services is not null)
+        {
+            foreach (var death in services.Deaths.Values)
+            {
+                problems.Add(death);
+                exit = ServiceFailed;
+            }
+
+            try
+            {
+                await services.StopAsync();
+            }
+            catch (Exception e) when (e is LaunchException or TimeoutException or InvalidOperationException)
+            {
+                problems.Add($"stopping the services: {e.Message}");
+                exit = ServiceFailed;
+            }
+        }
+
+        var userCells = users?.Cells ?? [];
+        var pacedCells = paced?.Cells ?? [];
+        var cleanup = await CleanUpAsync(options, services, runId, userCells, pacedCells);
+        var report = new RunReport(
+            runId, started, DateTimeOffset.UtcNow, "dotnet run -c Release --project loadtests -- " + string.Join(' ', args.Select(Quote)),
+            options.Mode.ToString().ToLowerInvariant(), interruption.Requested, interruption.Reason, problems, machine,
+            SettingsFor(options, services), userCells, pacedCells, PaperFindings.Compare(userCells, pacedCells), driverCheck, cleanup);
+        results.WriteAll(report, users?.Histograms ?? new Dictionary<string, LongHistogram>());
+        ConsoleReport.Write(report, results.Path);
+
+        if (interruption.Requested)
+        {
+            return Interrupted;
+        }
+
+        if (exit != 0)
+        {
+            return exit;
+        }
+
+        if (!report.BooksBalanced || report.NothingLostChecks.Any(c => c.Failed))
+        {
+            return CheckFailed;
+        }
+
+        if (options.FailOnErrors && report.Errors > 0)
+        {
+            AnsiConsole.MarkupLine($"[red]{report.Errors} requests failed or timed out (--fail-on-errors).[/]");
+            return CheckFailed;
+        }
+
+        return 0;
+
+        void Log(string message) => AnsiConsole.MarkupLine($"[grey]{Markup.Escape(message)}[/]");
+    }
+
+    private static ClientOptions ClientOptionsFor(LoadTestOptions options, ServiceAddresses addresses) => new()
+    {
+        Addresses = addresses,
+        CallTimeout = options.Timeout,
+        // HTTP/1.1 carries one request at a time: at least one connection per virtual user.
+        MaxConnectionsPerServer = Math.Max(options.Users.Max(), options.CheckUsers),
+        HttpsUsesHttp2ForRestAndGraphQL = options.Http2ForRestAndGraphQL,
+    };
+
+    private static Settings SettingsFor(LoadTestOptions o, ServiceSession? services) => new(
+        o.Protocols, o.Transports, o.Users, o.Requests, o.WarmupPerUser, o.WarmupTotal, o.UserScenarios, o.PacedScenarios, o.Rate, o.Count, o.PacedWarmup,
+        o.Timeout.TotalSeconds, o.UsersPerHttp2Connection,
+        o.Http2ForRestAndGraphQL
+            ? "REST and GraphQL over HTTP/1.1 on HTTP and HTTP/2 on HTTPS; gRPC over HTTP/2 (h2c, h2)"
+            : "REST and GraphQL over HTTP/1.1 (also on HTTPS, as the paper); gRPC over HTTP/2 (h2c on HTTP, h2 on HTTPS)",
+        services?.Database?.Describe() ?? (o.External is null ? "not started" : "unknown (external services)"),
+        services?.Description ?? "not started",
+        o.Quick);
+
+    /// <summary>Deletes the authors this run created, after they were checked, so the database does not grow run after run.</summary>
+    private static async Task<string?> CleanUpAsync(
+        LoadTestOptions options, ServiceSession? services, string runId, IReadOnlyList<UserCell> users, IReadOnlyList<PacedCell> paced)
+    {
+        var created = users.Any(c => c.NothingLost is not null) || paced.Any(c => c.NothingLost is not null);
+        if (!created || services?.Database is not { } database)
+        {
+            return null;
+        }
+
+        if (options.KeepCreated)
+        {
+            return $"The created authors were kept (--keep-created): names starting lt-{runId}-.";
+        }
+
+        try
+        {
+            using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(60));
+            var deleted = await NothingLostResult.DeleteRunAsync(database, $"lt-{runId}-", timeout.Token);
+            return $"Afterwards the {deleted} authors of this run (lt-{runId}-*) were deleted from the database.";
+        }
+        catch (Exception e)
+        {
+            return $"Deleting this run's authors (lt-{runId}-*) failed: {e.Message}";
+        }
+    }
+
+    private static string Quote(string argument) => argument.Contains(' ') ? $"\"{argument}\"" : argument;
+}

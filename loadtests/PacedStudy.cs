@@ -1,0 +1,229 @@
+using System.Diagnostics;
+using ProtocolBench.LoadTests.Reports;
+using ProtocolBench.Shared.Clients;
+using ProtocolBench.Shared.Domain.Authors;
+using Spectre.Console;
+
+namespace ProtocolBench.LoadTests;
+
+public sealed record PacedSample(int Index, double ScheduledMs, double StartedMs, double LatencyMs, OutcomeKind Outcome, string? Error);
+
+public sealed record PacedCell(
+    string Scenario,
+    Protocol Protocol,
+    Transport Transport,
+    double Rate,
+    int Count,
+    string Status,
+    double MedianMs,
+    double MeanMs,
+    double P95Ms,
+    double MinMs,
+    double MaxMs,
+    double MaxLateMs,
+    long BytesSent,
+    long BytesReceived,
+    BooksSummary Books,
+    NothingLostResult? NothingLost,
+    IReadOnlyList<PacedSample> Samples)
+{
+    public bool Measured => Books.Issued > 0;
+}
+
+/// <summary>
+/// Bolanowski's study: one request every 1/rate seconds on a fixed schedule (the next one does not wait for a slow
+/// answer, so a stall shows as latency instead of hiding as a gap), each timed by Stopwatch, one series per cell.
+/// </summary>
+public sealed class PacedStudy(LoadTestOptions options, ClientPool pool, ServiceSession services, ResultsFolder results, string runId)
+{
+    public List<PacedCell> Cells { get; } = [];
+
+    public long PlannedRequests =>
+        options.PacedScenarios.Select(Scenarios.Find).Sum(s => (long)options.Count * options.Protocols.Count(s.AppliesTo) * options.Transports.Count);
+
+    public async Task RunAsync(LiveProgress progress, CancellationToken stop)
+    {
+        foreach (var scenario in options.PacedScenarios.Select(Scenarios.Find))
+        {
+            foreach (var protocol in options.Protocols)
+            {
+                foreach (var transport in options.Transports)
+                {
+                    if (stop.IsCancellationRequested)
+                    {
+                        return;
+                    }
+
+                    if (!scenario.AppliesTo(protocol))
+                    {
+                        continue;
+                    }
+
+                    var cell = services.Deaths.TryGetValue(protocol, out var death)
+                        ? Empty(scenario, protocol, transport, $"skipped: {death}")
+                        : await RunCellAsync(scenario, protocol, transport, progress, stop);
+                    Cells.Add(cell);
+                    results.AppendPaced(cell);
+                    progress.End(options.Count, Describe(cell));
+                }
+            }
+        }
+    }
+
+    private async Task<PacedCell> RunCellAsync(Scenario scenario, Protocol protocol, Transport transport, LiveProgress progress, CancellationToken stop)
+    {
+        using var cellStop = CancellationTokenSource.CreateLinkedTokenSource(stop, services.Alive(protocol));
+        IProtocolClient client;
+        try
+        {
+            client = pool.For(protocol, transport, 1)[0];
+        }
+        catch (Exception e) when (e is NotSupportedException or InvalidOperationException)
+        {
+            return Empty(scenario, protocol, transport, $"skipped: {e.Message}");
+        }
+
+        var ledger = scenario.Creates ? new CreateLedger($"lt-{runId}-paced-{protocol}-{transport}-".ToLowerInvariant()) : null;
+        var label = $"paced {scenario.Name} · {ServiceSession.Name(protocol)} {transport.ToString().ToUpperInvariant()} · {options.Rate:0.##}/s";
+
+        var warmup = new UserLoad(scenario, [client], 1, options.PacedWarmup, options.Timeout, ledger?.Prefix + "w", ledger);
+        progress.Begin($"{label} [grey](warm-up)[/]", warmup.Planned, () => warmup.Completed);
+        await warmup.RunAsync(cellStop.Token);
+        GC.Collect();
+        try
+        {
+            // The service's tier-1 compiler works in the background; let it finish before the first timed request.
+            await Task.Delay(TimeSpan.FromMilliseconds(500), cellStop.Token);
+        }
+        catch (OperationCanceledException)
+        {
+        }
+
+        var books = new Books();
+        var samples = new PacedSample?[options.Count];
+        var completed = 0L;
+        var before = pool.Wire(protocol, transport);
+        progress.Begin(label, options.Count, () => Interlocked.Read(ref completed));
+        var interval = Stopwatch.Frequency / options.Rate;
+        var origin = Stopwatch.GetTimestamp();
+        var inFlight = new List<Task>();
+        for (var i = 0; i < options.Count; i++)
+        {
+            var due = origin + (long)(i * interval);
+            var wait = Stopwatch.GetElapsedTime(Stopwatch.GetTimestamp(), due);
+            try
+            {
+                if (wait > TimeSpan.Zero)
+                {
+                    await Task.Delay(wait, cellStop.Token);
+                }
+            }
+            catch (OperationCanceledException)
+            {
+                break;
+            }
+
+            var index = i;
+            inFlight.Add(Task.Run(async () =>
+            {
+                samples[index] = await OneAsync(scenario, client, index, origin, due, ledger, books, cellStop.Token);
+                Interlocked.Increment(ref completed);
+            }, CancellationToken.None));
+        }
+
+        try
+        {
+            await Task.WhenAll(inFlight);
+        }
+        catch (Exception) when (inFlight.Any(t => t.IsFaulted))
+        {
+            // A crashed request task leaves its request unsettled: the books show it.
+        }
+
+        var after = pool.Wire(protocol, transport);
+        var taken = samples.Where(s => s is not null).Select(s => s!).ToList();
+        var ok = taken.Where(s => s.Outcome == OutcomeKind.Ok).Select(s => s.LatencyMs).Order().ToArray();
+        var status = stop.IsCancellationRequested
+            ? "interrupted"
+            : services.Deaths.TryGetValue(protocol, out var death) ? $"aborted: {death}" : UserCell.Complete;
+        var nothingLost = ledger is null ? null : await NothingLostResult.CheckAsync(services.Database, ledger, CancellationToken.None);
+        return new PacedCell(
+            scenario.Name, protocol, transport, options.Rate, options.Count, status,
+            Percentile(ok, 50), ok.Length == 0 ? double.NaN : ok.Average(), Percentile(ok, 95),
+            ok.Length == 0 ? double.NaN : ok[0], ok.Length == 0 ? double.NaN : ok[^1],
+            taken.Count == 0 ? 0 : taken.Max(s => s.StartedMs - s.ScheduledMs),
+            after.Sent - before.Sent, after.Received - before.Received, books.Summary(), nothingLost, taken);
+    }
+
+    private async Task<PacedSample> OneAsync(
+        Scenario scenario, IProtocolClient client, int index, long origin, long due, CreateLedger? ledger, Books books, CancellationToken stop)
+    {
+        var marker = ledger is null ? "" : $"{ledger.Prefix}{index}";
+        books.Issue();
+        using var attempt = CancellationTokenSource.CreateLinkedTokenSource(stop);
+        attempt.CancelAfter(options.Timeout + TimeSpan.FromSeconds(1));
+        object? result = null;
+        Outcome outcome;
+        var start = Stopwatch.GetTimestamp();
+        try
+        {
+            result = await scenario.Call(client, marker, attempt.Token);
+            outcome = Outcome.Ok;
+        }
+        catch (Exception e)
+        {
+            outcome = Outcome.Classify(e, stop, attempt.Token);
+        }
+
+        var latency = Stopwatch.GetElapsedTime(start).TotalMilliseconds;
+        if (result is not null && scenario.Check(result, marker) is not null)
+        {
+            outcome = new Outcome(OutcomeKind.Failed, "invalid response");
+        }
+
+        ledger?.Record(marker, outcome, (result as AuthorDto)?.Id ?? 0);
+        books.Settle(outcome);
+        return new PacedSample(
+            index,
+            Stopwatch.GetElapsedTime(origin, due).TotalMilliseconds,
+            Stopwatch.GetElapsedTime(origin, start).TotalMilliseconds,
+            latency,
+            outcome.Kind,
+            outcome.Error);
+    }
+
+    /// <summary>Nearest-rank percentile of sorted values (the median of an even count is the mean of the middle two).</summary>
+    public static double Percentile(double[] sorted, double percentile)
+    {
+        if (sorted.Length == 0)
+        {
+            return double.NaN;
+        }
+
+        if (percentile == 50)
+        {
+            var middle = sorted.Length / 2;
+            return sorted.Length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+        }
+
+        var rank = (int)Math.Ceiling(percentile / 100 * sorted.Length);
+        return sorted[Math.Clamp(rank - 1, 0, sorted.Length - 1)];
+    }
+
+    private PacedCell Empty(Scenario scenario, Protocol protocol, Transport transport, string status) => new(
+        scenario.Name, protocol, transport, options.Rate, options.Count, status, double.NaN, double.NaN, double.NaN, double.NaN,
+        double.NaN, 0, 0, 0, new Books().Summary(), null, []);
+
+    private static string Describe(PacedCell c)
+    {
+        var name = $"paced {c.Scenario} {ServiceSession.Name(c.Protocol)} {c.Transport.ToString().ToUpperInvariant()}";
+        if (!c.Measured)
+        {
+            return $"[grey]{Markup.Escape(name)}: {Markup.Escape(c.Status)}[/]";
+        }
+
+        var colour = c.Books.NotOk > 0 || !c.Books.Balanced ? "red" : "green";
+        return $"[{colour}]✓[/] {Markup.Escape(name)}: median {c.MedianMs:F2} ms (min {c.MinMs:F2}, max {c.MaxMs:F2}), " +
+               $"errors {Markup.Escape(c.Books.ErrorText)}" + (c.Status == UserCell.Complete ? "" : $" [yellow]({Markup.Escape(c.Status)})[/]");
+    }
+}

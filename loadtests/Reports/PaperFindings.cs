@@ -1,0 +1,248 @@
+using System.Globalization;
+using ProtocolBench.Shared.Clients;
+
+namespace ProtocolBench.LoadTests.Reports;
+
+/// <summary>
+/// SPEC §9's findings beside our numbers. A claimed factor ("2× faster") counts as reproduced when ours is at least
+/// two thirds of it, "direction only" when the order holds but the factor does not, "not reproduced" otherwise.
+/// Absolute figures differ by design (their LAN and k6/JMeter, our loopback and two cores); orders and ratios can be compared.
+/// </summary>
+public static class PaperFindings
+{
+    public const string Reproduced = "reproduced";
+    public const string DirectionOnly = "direction only";
+    public const string NotReproduced = "not reproduced";
+    public const string NotMeasured = "not measured";
+
+    private const string Sliwa = "Śliwa & Pańczyk 2021";
+    private const string Bolanowski = "Bolanowski et al. 2022";
+
+    /// <summary>Bolanowski's medians in ms: (REST HTTP, gRPC HTTP, REST HTTPS, gRPC HTTPS), and the winners of their Table 1.</summary>
+    public static readonly IReadOnlyDictionary<string, (int RestHttp, int GrpcHttp, int RestHttps, int GrpcHttps, string Http, string Https)> BolanowskiMedians =
+        new Dictionary<string, (int, int, int, int, string, string)>
+        {
+            ["I"] = (4, 8, 22, 21, "REST", "both"),
+            ["II"] = (57, 68, 76, 82, "REST", "both"),
+            ["III"] = (3, 7, 22, 21, "REST", "REST"),
+            ["IV"] = (8, 12, 27, 25, "REST", "both"),
+            ["V"] = (3, 8, 22, 21, "REST", "both"),
+            ["VI"] = (57, 53, 75, 66, "both", "gRPC"),
+            ["VII"] = (416, 361, 473, 370, "gRPC", "gRPC"),
+        };
+
+    public static IReadOnlyList<Finding> Compare(IReadOnlyList<UserCell> users, IReadOnlyList<PacedCell> paced)
+    {
+        var cells = users.Where(c => c.Measured && c.Books.Ok > 0).ToList();
+        var findings = new List<Finding>();
+        var transports = cells.Select(c => c.Transport).Distinct().Order().ToList();
+        if (cells.Count > 0)
+        {
+            foreach (var transport in transports)
+            {
+                findings.Add(BestAtMostUsers(cells, transport));
+                findings.Add(RestPast300(cells, transport));
+                findings.Add(GrpcWeakerOnSmall(cells, transport));
+                findings.Add(CreateRatios(cells, transport));
+            }
+
+            findings.Add(GrpcBytes(cells));
+            findings.Add(RestBestOverall(cells));
+        }
+
+        findings.AddRange(PacedVerdicts(paced));
+        return findings;
+    }
+
+    private static Finding BestAtMostUsers(List<UserCell> cells, Transport transport)
+    {
+        const string claim = "search \"Author - 1\" (3,112 rows) at 50 users: GraphQL has the best throughput";
+        var (atUsers, row) = AtMostUsers(cells, "search-3112", transport);
+        if (row.Count < 2)
+        {
+            return new(Sliwa, Claim(claim, transport), "", NotMeasured);
+        }
+
+        var best = row.MaxBy(c => c.RequestsPerSecond)!;
+        return new(Sliwa, Claim(claim, transport), $"{Throughputs(row)} at {atUsers} users; best {ServiceSession.Name(best.Protocol)}",
+            Qualified(best.Protocol == Protocol.GraphQL ? Reproduced : NotReproduced, atUsers, 50));
+    }
+
+    private static Finding RestPast300(List<UserCell> cells, Transport transport)
+    {
+        const string claim = "search \"Author - 100\" (111 rows): REST passes 300 requests/s";
+        var rest = cells.Where(c => c.Scenario == "search-111" && c.Protocol == Protocol.Rest && c.Transport == transport).ToList();
+        if (rest.Count == 0)
+        {
+            return new(Sliwa, Claim(claim, transport), "", NotMeasured);
+        }
+
+        var top = rest.MaxBy(c => c.RequestsPerSecond)!;
+        var others = cells.Where(c => c.Scenario == "search-111" && c.Transport == transport && c.Users == top.Users).ToList();
+        return new(Sliwa, Claim(claim, transport), $"REST up to {top.RequestsPerSecond:F0} req/s (at {top.Users} users); {Throughputs(others)}",
+            top.RequestsPerSecond > 300 ? Reproduced : NotReproduced);
+    }
+
+    private static Finding GrpcWeakerOnSmall(List<UserCell> cells, Transport transport)
+    {
+        const string claim = "search \"Author - 1000\" (11 rows) at 10 and 50 users: gRPC 3× weaker (REST ÷ gRPC throughput)";
+        var parts = new List<string>();
+        var verdicts = new List<string>();
+        foreach (var users in cells.Where(c => c.Scenario == "search-11" && c.Users > 1).Select(c => c.Users).Distinct().Order())
+        {
+            var rest = Find(cells, "search-11", Protocol.Rest, transport, users);
+            var grpc = Find(cells, "search-11", Protocol.Grpc, transport, users);
+            if (rest is null || grpc is null)
+            {
+                continue;
+            }
+
+            var ratio = rest.RequestsPerSecond / grpc.RequestsPerSecond;
+            parts.Add($"{users} users: REST {rest.RequestsPerSecond:F0}, gRPC {grpc.RequestsPerSecond:F0} req/s → {ratio:F2}×");
+            verdicts.Add(Factor(ratio, 3));
+        }
+
+        return verdicts.Count == 0
+            ? new(Sliwa, Claim(claim, transport), "", NotMeasured)
+            : new(Sliwa, Claim(claim, transport), string.Join("; ", parts), Weakest(verdicts));
+    }
+
+    private static Finding CreateRatios(List<UserCell> cells, Transport transport)
+    {
+        const string claim = "create author: REST 2× GraphQL's and 4× gRPC's throughput";
+        var (atUsers, row) = AtMostUsers(cells, "create", transport);
+        var rest = row.FirstOrDefault(c => c.Protocol == Protocol.Rest);
+        if (rest is null)
+        {
+            return new(Sliwa, Claim(claim, transport), "", NotMeasured);
+        }
+
+        var parts = new List<string> { $"at {atUsers} users REST {rest.RequestsPerSecond:F0} req/s" };
+        var verdicts = new List<string>();
+        foreach (var (protocol, factor) in new[] { (Protocol.GraphQL, 2.0), (Protocol.Grpc, 4.0) })
+        {
+            if (row.FirstOrDefault(c => c.Protocol == protocol) is { } other)
+            {
+                var ratio = rest.RequestsPerSecond / other.RequestsPerSecond;
+                parts.Add($"{ServiceSession.Name(protocol)} {other.RequestsPerSecond:F0} ({ratio:F2}×, claimed {factor:F0}×)");
+                verdicts.Add(Factor(ratio, factor));
+            }
+        }
+
+        return verdicts.Count == 0
+            ? new(Sliwa, Claim(claim, transport), string.Join(", ", parts), NotMeasured)
+            : new(Sliwa, Claim(claim, transport), string.Join(", ", parts), Qualified(Weakest(verdicts), atUsers, 50));
+    }
+
+    private static Finding GrpcBytes(List<UserCell> cells)
+    {
+        const string claim = "gRPC receives about half the bytes of the others (per request, searches)";
+        var parts = new List<string>();
+        var ratios = new List<double>();
+        foreach (var group in cells.Where(c => c.Scenario.StartsWith("search-", StringComparison.Ordinal))
+                     .GroupBy(c => (c.Scenario, c.Transport)).OrderBy(g => g.Key.Scenario).ThenBy(g => g.Key.Transport))
+        {
+            double PerRequest(Protocol p) => group.Where(c => c.Protocol == p).Select(c => c.KilobytesPerRequestReceived).DefaultIfEmpty(double.NaN).Average();
+            var grpc = PerRequest(Protocol.Grpc);
+            var others = new[] { PerRequest(Protocol.Rest), PerRequest(Protocol.GraphQL) }.Where(double.IsFinite).ToList();
+            if (!double.IsFinite(grpc) || others.Count == 0)
+            {
+                continue;
+            }
+
+            var ratio = grpc / others.Average();
+            ratios.Add(ratio);
+            parts.Add($"{group.Key.Scenario} {group.Key.Transport.ToString().ToUpperInvariant()}: gRPC {grpc:F1} KB vs {others.Average():F1} KB → {ratio:F2}");
+        }
+
+        if (ratios.Count == 0)
+        {
+            return new(Sliwa, claim, "", NotMeasured);
+        }
+
+        var median = ratios.Order().ElementAt(ratios.Count / 2);
+        var verdict = median is >= 0.35 and <= 0.65 ? Reproduced : median < 0.95 ? DirectionOnly : NotReproduced;
+        return new(Sliwa, claim, string.Join("; ", parts), verdict);
+    }
+
+    private static Finding RestBestOverall(List<UserCell> cells)
+    {
+        const string claim = "REST has the best throughput and latency overall";
+        var groups = cells.GroupBy(c => (c.Scenario, c.Users, c.Transport)).Where(g => g.Count() > 1).ToList();
+        if (groups.Count == 0)
+        {
+            return new(Sliwa, claim, "", NotMeasured);
+        }
+
+        var fastest = groups.Count(g => g.MaxBy(c => c.RequestsPerSecond)!.Protocol == Protocol.Rest);
+        var lowest = groups.Count(g => g.MinBy(c => c.Latency.P50Ms)!.Protocol == Protocol.Rest);
+        var share = Math.Min(fastest, lowest) / (double)groups.Count;
+        var verdict = share >= 2.0 / 3 ? Reproduced : share >= 1.0 / 3 ? DirectionOnly : NotReproduced;
+        var winners = string.Join(", ", groups.GroupBy(g => g.MaxBy(c => c.RequestsPerSecond)!.Protocol)
+            .Select(w => $"{ServiceSession.Name(w.Key)} {w.Count()}"));
+        return new(Sliwa, claim, $"REST best throughput in {fastest} of {groups.Count} cells, lowest p50 in {lowest}; best throughput by protocol: {winners}", verdict);
+    }
+
+    private static IEnumerable<Finding> PacedVerdicts(IReadOnlyList<PacedCell> paced)
+    {
+        foreach (var group in paced.Where(c => c.Measured && double.IsFinite(c.MedianMs)).GroupBy(c => (c.Scenario, c.Transport)))
+        {
+            var scenario = Scenarios.Find(group.Key.Scenario);
+            if (scenario.Bolanowski is not { } number || !BolanowskiMedians.TryGetValue(number, out var theirs))
+            {
+                continue;
+            }
+
+            var rest = group.FirstOrDefault(c => c.Protocol == Protocol.Rest);
+            var grpc = group.FirstOrDefault(c => c.Protocol == Protocol.Grpc);
+            var graphql = group.FirstOrDefault(c => c.Protocol == Protocol.GraphQL);
+            var https = group.Key.Transport == Transport.Https;
+            var (theirRest, theirGrpc, theirWinner) = https ? (theirs.RestHttps, theirs.GrpcHttps, theirs.Https) : (theirs.RestHttp, theirs.GrpcHttp, theirs.Http);
+            var claim = $"paced {number} {scenario.Title}, {(https ? "HTTPS" : "HTTP")}: medians REST {theirRest} ms, gRPC {theirGrpc} ms → {theirWinner}";
+            if (rest is null || grpc is null)
+            {
+                yield return new(Bolanowski, claim, "", NotMeasured);
+                continue;
+            }
+
+            var ours = Winner(rest.MedianMs, grpc.MedianMs);
+            var text = $"REST {rest.MedianMs:F2} ms, gRPC {grpc.MedianMs:F2} ms" +
+                       (graphql is null ? "" : $", GraphQL {graphql.MedianMs:F2} ms") + $" → {ours}";
+            yield return new(Bolanowski, claim, text, ours == theirWinner ? Reproduced : NotReproduced);
+        }
+    }
+
+    /// <summary>The faster of two medians; within 10% of each other they are "both", as the paper's 22 vs 21 ms.</summary>
+    public static string Winner(double rest, double grpc) =>
+        Math.Abs(rest - grpc) <= 0.1 * Math.Min(rest, grpc) ? "both" : rest < grpc ? "REST" : "gRPC";
+
+    private static string Factor(double ratio, double claimed) =>
+        ratio >= claimed * 2 / 3 ? Reproduced : ratio > 1 ? DirectionOnly : NotReproduced;
+
+    private static string Weakest(List<string> verdicts) =>
+        verdicts.Contains(NotReproduced) ? NotReproduced : verdicts.Contains(DirectionOnly) ? DirectionOnly : Reproduced;
+
+    private static string Qualified(string verdict, int users, int claimedUsers) =>
+        users == claimedUsers ? verdict : $"{verdict} (at {users} users, not {claimedUsers})";
+
+    private static (int Users, List<UserCell> Row) AtMostUsers(List<UserCell> cells, string scenario, Transport transport)
+    {
+        var matching = cells.Where(c => c.Scenario == scenario && c.Transport == transport).ToList();
+        if (matching.Count == 0)
+        {
+            return (0, []);
+        }
+
+        var users = matching.Max(c => c.Users);
+        return (users, matching.Where(c => c.Users == users).ToList());
+    }
+
+    private static UserCell? Find(List<UserCell> cells, string scenario, Protocol protocol, Transport transport, int users) =>
+        cells.FirstOrDefault(c => c.Scenario == scenario && c.Protocol == protocol && c.Transport == transport && c.Users == users);
+
+    private static string Throughputs(IEnumerable<UserCell> row) =>
+        string.Join(", ", row.OrderBy(c => c.Protocol).Select(c => $"{ServiceSession.Name(c.Protocol)} {c.RequestsPerSecond.ToString("F0", CultureInfo.InvariantCulture)}"))
+        + " req/s";
+
+    private static string Claim(string claim, Transport transport) => $"{claim} [{transport.ToString().ToUpperInvariant()}]";
+}

@@ -1,0 +1,199 @@
+using System.Globalization;
+using System.Text;
+using System.Text.Json;
+using System.Text.Json.Serialization;
+using HdrHistogram;
+using ProtocolBench.Shared.Clients;
+using ProtocolBench.Shared.Hosting;
+
+namespace ProtocolBench.LoadTests.Reports;
+
+/// <summary>
+/// results/loadtests-&lt;timestamp&gt;/: cells.jsonl appended and flushed as each cell ends (a crash loses at most the
+/// running cell), then summary.json, CSV, report.md, SVG charts and HdrHistogram .hgrm files at the end (also when
+/// interrupted, flagged so).
+/// </summary>
+public sealed class ResultsFolder
+{
+    public static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web)
+    {
+        WriteIndented = true,
+        NumberHandling = JsonNumberHandling.AllowNamedFloatingPointLiterals,
+        Converters = { new JsonStringEnumConverter() },
+    };
+
+    private static readonly JsonSerializerOptions Line = new(Json) { WriteIndented = false };
+    private readonly object _gate = new();
+
+    public ResultsFolder(string? directory, DateTimeOffset started)
+    {
+        Path = System.IO.Path.GetFullPath(directory ??
+            System.IO.Path.Combine(ProjectPaths.RootOrCurrent, "results", $"loadtests-{started.ToLocalTime():yyyyMMdd-HHmmss}"));
+        Directory.CreateDirectory(Path);
+    }
+
+    public string Path { get; }
+
+    public string File(string name) => System.IO.Path.Combine(Path, name);
+
+    public void AppendCell(UserCell cell) => Append("cells.jsonl", cell);
+
+    public void AppendPaced(PacedCell cell) => Append("cells.jsonl", cell);
+
+    public IReadOnlyList<string> WriteAll(RunReport report, IReadOnlyDictionary<string, LongHistogram> histograms)
+    {
+        var written = new List<string>();
+        void Write(string name, string content)
+        {
+            System.IO.File.WriteAllText(File(name), content, new UTF8Encoding(false));
+            written.Add(name);
+        }
+
+        Write("summary.json", JsonSerializer.Serialize(report, Json));
+        if (report.Users.Count > 0)
+        {
+            Write("users.csv", UsersCsv(report.Users));
+            foreach (var (name, svg) in UserCharts(report.Users))
+            {
+                Write(name, svg);
+            }
+        }
+
+        if (report.Paced.Count > 0)
+        {
+            Write("paced.csv", PacedCsv(report.Paced));
+            foreach (var scenario in report.Paced.Select(c => c.Scenario).Distinct())
+            {
+                var cells = report.Paced.Where(c => c.Scenario == scenario).ToList();
+                Write($"paced-{scenario}.csv", PacedSeriesCsv(cells));
+                Write($"paced-{scenario}.svg", PacedChart(scenario, cells));
+            }
+        }
+
+        if (histograms.Count > 0)
+        {
+            Directory.CreateDirectory(File("histograms"));
+            foreach (var (id, histogram) in histograms)
+            {
+                using var writer = new StreamWriter(File($"histograms/{id}.hgrm"));
+                // Recorded in microseconds; the file is in milliseconds like other HdrHistogram tools expect.
+                histogram.OutputPercentileDistribution(writer, outputValueUnitScalingRatio: 1000.0);
+            }
+
+            written.Add("histograms/*.hgrm");
+        }
+
+        Write("report.md", MarkdownReport.Render(report, written));
+        return written;
+    }
+
+    public static string UsersCsv(IEnumerable<UserCell> cells)
+    {
+        var csv = new StringBuilder(
+            "scenario,protocol,transport,users,requests_per_user,connections,status,elapsed_s,requests_per_s,latency_count,mean_ms,p50_ms,p90_ms,p95_ms,p99_ms,max_ms," +
+            "mb_received,mb_sent,kb_received_per_request,kb_sent_per_request,issued,ok,failed,timed_out,cancelled,books_balanced,errors," +
+            "warmup_issued,warmup_not_ok,nothing_lost\n");
+        foreach (var c in cells)
+        {
+            csv.AppendJoin(',',
+                c.Scenario, c.Protocol, c.Transport, c.Users, c.RequestsPerUser, c.Connections, Quote(c.Status), N(c.ElapsedSeconds), N(c.RequestsPerSecond),
+                c.Latency.Count, N(c.Latency.MeanMs), N(c.Latency.P50Ms), N(c.Latency.P90Ms), N(c.Latency.P95Ms), N(c.Latency.P99Ms), N(c.Latency.MaxMs),
+                N(c.MegabytesReceived), N(c.MegabytesSent), N(c.KilobytesPerRequestReceived), N(c.KilobytesPerRequestSent),
+                c.Books.Issued, c.Books.Ok, c.Books.Failed, c.Books.TimedOut, c.Books.Cancelled, c.Books.Balanced ? "yes" : "NO", Quote(c.Books.ErrorText),
+                c.Warmup.Issued, c.Warmup.NotOk, Quote(c.NothingLost?.Verdict ?? ""));
+            csv.Append('\n');
+        }
+
+        return csv.ToString();
+    }
+
+    private static string PacedCsv(IEnumerable<PacedCell> cells)
+    {
+        var csv = new StringBuilder("scenario,protocol,transport,rate_per_s,count,status,median_ms,mean_ms,p95_ms,min_ms,max_ms,max_late_ms,mb_received,mb_sent,issued,ok,failed,timed_out,cancelled,books_balanced,errors\n");
+        foreach (var c in cells)
+        {
+            csv.AppendJoin(',',
+                c.Scenario, c.Protocol, c.Transport, N(c.Rate), c.Count, Quote(c.Status), N(c.MedianMs), N(c.MeanMs), N(c.P95Ms), N(c.MinMs), N(c.MaxMs), N(c.MaxLateMs),
+                N(c.BytesReceived / 1e6), N(c.BytesSent / 1e6), c.Books.Issued, c.Books.Ok, c.Books.Failed, c.Books.TimedOut, c.Books.Cancelled,
+                c.Books.Balanced ? "yes" : "NO", Quote(c.Books.ErrorText));
+            csv.Append('\n');
+        }
+
+        return csv.ToString();
+    }
+
+    private static string PacedSeriesCsv(IEnumerable<PacedCell> cells)
+    {
+        var csv = new StringBuilder("protocol,transport,index,scheduled_ms,started_ms,latency_ms,outcome,error\n");
+        foreach (var c in cells)
+        {
+            foreach (var s in c.Samples)
+            {
+                csv.AppendJoin(',', c.Protocol, c.Transport, s.Index, N(s.ScheduledMs), N(s.StartedMs), N(s.LatencyMs), s.Outcome, Quote(s.Error ?? ""));
+                csv.Append('\n');
+            }
+        }
+
+        return csv.ToString();
+    }
+
+    private static IEnumerable<(string Name, string Svg)> UserCharts(IReadOnlyList<UserCell> cells)
+    {
+        var measured = cells.Where(c => c.Measured).ToList();
+        foreach (var scenario in measured.Select(c => c.Scenario).Distinct())
+        {
+            var rows = measured.Where(c => c.Scenario == scenario).ToList();
+            var users = rows.Select(c => c.Users).Distinct().Order().ToList();
+            var combos = rows.Select(c => (c.Protocol, c.Transport)).Distinct().Order().ToList();
+            var title = Scenarios.Find(scenario).Title;
+            var series = combos.Select(k => new ChartSeries(
+                SvgChart.Label(k.Protocol, k.Transport), SvgChart.Colour(k.Protocol), k.Transport == Transport.Https,
+                users.Select((u, i) => ((double)i, rows.FirstOrDefault(c => (c.Protocol, c.Transport) == k && c.Users == u)?.RequestsPerSecond ?? double.NaN)).ToList()))
+                .ToList();
+            yield return ($"throughput-{scenario}.svg",
+                SvgChart.Lines($"Throughput by virtual users: {title}", "virtual users", "requests per second", series, users.Select(u => u.ToString(CultureInfo.InvariantCulture)).ToList()));
+
+            var top = users[^1];
+            var atTop = combos.Select(k => rows.FirstOrDefault(c => (c.Protocol, c.Transport) == k && c.Users == top)).ToList();
+            var groups = combos.Select(k => SvgChart.Label(k.Protocol, k.Transport)).ToList();
+            yield return ($"latency-{scenario}.svg", SvgChart.Bars($"Latency at {top} users: {title}", "milliseconds", groups,
+            [
+                new BarSeries("p50", "#9ecae1", atTop.Select(c => c?.Latency.P50Ms ?? double.NaN).ToList()),
+                new BarSeries("p95", "#4292c6", atTop.Select(c => c?.Latency.P95Ms ?? double.NaN).ToList()),
+                new BarSeries("p99", "#08306b", atTop.Select(c => c?.Latency.P99Ms ?? double.NaN).ToList()),
+            ]));
+            yield return ($"bytes-{scenario}.svg", SvgChart.Bars($"Bytes on the wire per request at {top} users: {title}", "kilobytes per request", groups,
+            [
+                new BarSeries("received", "#74c476", atTop.Select(c => c?.KilobytesPerRequestReceived ?? double.NaN).ToList()),
+                new BarSeries("sent", "#fd8d3c", atTop.Select(c => c?.KilobytesPerRequestSent ?? double.NaN).ToList()),
+            ]));
+        }
+    }
+
+    private static string PacedChart(string scenario, IReadOnlyList<PacedCell> cells)
+    {
+        var first = cells[0];
+        var series = cells.Where(c => c.Measured).Select(c => new ChartSeries(
+            $"{SvgChart.Label(c.Protocol, c.Transport)}: median {c.MedianMs:F2} ms", SvgChart.Colour(c.Protocol), c.Transport == Transport.Https,
+            c.Samples.Where(s => s.Outcome == OutcomeKind.Ok).Select(s => ((double)s.Index + 1, s.LatencyMs)).ToList())).ToList();
+        return SvgChart.Lines($"Paced {first.Rate:0.##}/s: {Scenarios.Find(scenario).Title}", "request number", "response time (ms)", series);
+    }
+
+    private void Append<T>(string name, T item)
+    {
+        lock (_gate)
+        {
+            using var stream = new FileStream(File(name), FileMode.Append, FileAccess.Write, FileShare.Read);
+            using var writer = new StreamWriter(stream, new UTF8Encoding(false));
+            writer.WriteLine(JsonSerializer.Serialize(item, Line));
+            writer.Flush();
+            stream.Flush(flushToDisk: true);
+        }
+    }
+
+    private static string N(double value) =>
+        double.IsFinite(value) ? Math.Round(value, 4).ToString(CultureInfo.InvariantCulture) : "";
+
+    private static string Quote(string value) =>
+        value.IndexOfAny([',', '"', '\n']) >= 0 ? $"\"{value.Replace("\"", "\"\"")}\"" : value;
+}

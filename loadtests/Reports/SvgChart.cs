@@ -1,0 +1,187 @@
+using System.Globalization;
+using System.Net;
+using System.Text;
+using ProtocolBench.Shared.Clients;
+
+namespace ProtocolBench.LoadTests.Reports;
+
+public sealed record ChartSeries(string Name, string Colour, bool Dashed, IReadOnlyList<(double X, double Y)> Points);
+
+public sealed record BarSeries(string Name, string Colour, IReadOnlyList<double> Values);
+
+/// <summary>Plain SVG line and bar charts: no package, readable on GitHub and in any browser.</summary>
+public static class SvgChart
+{
+    private const int Width = 880;
+    private const int Height = 440;
+    private const int Left = 72;
+    private const int Right = 230;
+    private const int Top = 44;
+    private const int Bottom = 56;
+    private const int PlotWidth = Width - Left - Right;
+    private const int PlotHeight = Height - Top - Bottom;
+
+    public static string Colour(Protocol protocol) => protocol switch
+    {
+        Protocol.Rest => "#1f77b4",
+        Protocol.Grpc => "#2ca02c",
+        _ => "#d62728",
+    };
+
+    public static string Label(Protocol protocol, Transport transport) =>
+        $"{ServiceSession.Name(protocol)} {transport.ToString().ToUpperInvariant()}";
+
+    /// <summary>Lines over x; with <paramref name="categories"/> the x values are indexes into those labels.</summary>
+    public static string Lines(string title, string xLabel, string yLabel, IReadOnlyList<ChartSeries> series, IReadOnlyList<string>? categories = null)
+    {
+        var points = series.SelectMany(s => s.Points).Where(p => double.IsFinite(p.Y)).ToList();
+        var (xMin, xMax) = categories is not null
+            ? (-0.5, categories.Count - 0.5)
+            : points.Count == 0 ? (0, 1) : (points.Min(p => p.X), Math.Max(points.Max(p => p.X), points.Min(p => p.X) + 1));
+        var yMax = points.Count == 0 ? 1 : points.Max(p => p.Y);
+        var (yStep, yTop) = Ticks(yMax);
+        double X(double x) => Left + (x - xMin) / (xMax - xMin) * PlotWidth;
+        double Y(double y) => Top + PlotHeight - y / yTop * PlotHeight;
+
+        var svg = Begin(title);
+        Grid(svg, yStep, yTop, yLabel, Y);
+        if (categories is not null)
+        {
+            for (var i = 0; i < categories.Count; i++)
+            {
+                Text(svg, X(i), Top + PlotHeight + 18, categories[i], "middle");
+            }
+        }
+        else
+        {
+            var (xStep, _) = Ticks(xMax - xMin);
+            for (var x = Math.Ceiling(xMin / xStep) * xStep; x <= xMax + 1e-9; x += xStep)
+            {
+                Text(svg, X(x), Top + PlotHeight + 18, Number(x), "middle");
+            }
+        }
+
+        Text(svg, Left + PlotWidth / 2.0, Height - 14, xLabel, "middle");
+        foreach (var s in series)
+        {
+            var valid = s.Points.Where(p => double.IsFinite(p.Y)).ToList();
+            if (valid.Count == 0)
+            {
+                continue;
+            }
+
+            var path = string.Join(' ', valid.Select(p => $"{F(X(p.X))},{F(Y(p.Y))}"));
+            svg.Append($"<polyline fill=\"none\" stroke=\"{s.Colour}\" stroke-width=\"2\"{Dash(s.Dashed)} points=\"{path}\"/>\n");
+            if (valid.Count <= 60)
+            {
+                foreach (var p in valid)
+                {
+                    svg.Append($"<circle cx=\"{F(X(p.X))}\" cy=\"{F(Y(p.Y))}\" r=\"3\" fill=\"{s.Colour}\"><title>{Escape(s.Name)}: {Number(p.Y)}</title></circle>\n");
+                }
+            }
+        }
+
+        Legend(svg, series.Select(s => (s.Name, s.Colour, s.Dashed)).ToList());
+        return End(svg);
+    }
+
+    /// <summary>Grouped bars: one group per label, one bar per series.</summary>
+    public static string Bars(string title, string yLabel, IReadOnlyList<string> groups, IReadOnlyList<BarSeries> series)
+    {
+        var values = series.SelectMany(s => s.Values).Where(double.IsFinite).ToList();
+        var (yStep, yTop) = Ticks(values.Count == 0 ? 1 : values.Max());
+        double Y(double y) => Top + PlotHeight - y / yTop * PlotHeight;
+        var svg = Begin(title);
+        Grid(svg, yStep, yTop, yLabel, Y);
+        var groupWidth = PlotWidth / (double)Math.Max(groups.Count, 1);
+        var barWidth = groupWidth * 0.8 / Math.Max(series.Count, 1);
+        for (var g = 0; g < groups.Count; g++)
+        {
+            var x0 = Left + g * groupWidth + groupWidth * 0.1;
+            for (var s = 0; s < series.Count; s++)
+            {
+                var value = g < series[s].Values.Count ? series[s].Values[g] : double.NaN;
+                if (!double.IsFinite(value))
+                {
+                    continue;
+                }
+
+                var top = Y(value);
+                svg.Append($"<rect x=\"{F(x0 + s * barWidth)}\" y=\"{F(top)}\" width=\"{F(barWidth - 1)}\" height=\"{F(Top + PlotHeight - top)}\" " +
+                           $"fill=\"{series[s].Colour}\"><title>{Escape(groups[g])} {Escape(series[s].Name)}: {Number(value)}</title></rect>\n");
+            }
+
+            Text(svg, Left + (g + 0.5) * groupWidth, Top + PlotHeight + 18, groups[g], "middle");
+        }
+
+        Legend(svg, series.Select(s => (s.Name, s.Colour, false)).ToList());
+        return End(svg);
+    }
+
+    private static StringBuilder Begin(string title)
+    {
+        var svg = new StringBuilder();
+        svg.Append($"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{Width}\" height=\"{Height}\" viewBox=\"0 0 {Width} {Height}\" " +
+                   "font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n");
+        svg.Append($"<rect width=\"{Width}\" height=\"{Height}\" fill=\"white\"/>\n");
+        svg.Append($"<text x=\"{Width / 2}\" y=\"24\" text-anchor=\"middle\" font-size=\"15\" font-weight=\"bold\">{Escape(title)}</text>\n");
+        return svg;
+    }
+
+    private static string End(StringBuilder svg) => svg.Append("</svg>\n").ToString();
+
+    private static void Grid(StringBuilder svg, double step, double top, string label, Func<double, double> y)
+    {
+        for (var v = 0.0; v <= top + step / 1e6; v += step)
+        {
+            svg.Append($"<line x1=\"{Left}\" x2=\"{Left + PlotWidth}\" y1=\"{F(y(v))}\" y2=\"{F(y(v))}\" stroke=\"#ddd\"/>\n");
+            Text(svg, Left - 6, y(v) + 4, Number(v), "end");
+        }
+
+        svg.Append($"<line x1=\"{Left}\" x2=\"{Left}\" y1=\"{Top}\" y2=\"{Top + PlotHeight}\" stroke=\"#444\"/>\n");
+        svg.Append($"<line x1=\"{Left}\" x2=\"{Left + PlotWidth}\" y1=\"{Top + PlotHeight}\" y2=\"{Top + PlotHeight}\" stroke=\"#444\"/>\n");
+        svg.Append($"<text transform=\"translate(16,{Top + PlotHeight / 2}) rotate(-90)\" text-anchor=\"middle\">{Escape(label)}</text>\n");
+    }
+
+    private static void Legend(StringBuilder svg, IReadOnlyList<(string Name, string Colour, bool Dashed)> entries)
+    {
+        var x = Left + PlotWidth + 16;
+        for (var i = 0; i < entries.Count; i++)
+        {
+            var y = Top + 10 + i * 20;
+            svg.Append($"<line x1=\"{x}\" x2=\"{x + 24}\" y1=\"{y}\" y2=\"{y}\" stroke=\"{entries[i].Colour}\" stroke-width=\"{(entries[i].Dashed ? 2 : 6)}\"{Dash(entries[i].Dashed)}/>\n");
+            Text(svg, x + 30, y + 4, entries[i].Name, "start");
+        }
+    }
+
+    private static void Text(StringBuilder svg, double x, double y, string text, string anchor) =>
+        svg.Append($"<text x=\"{F(x)}\" y=\"{F(y)}\" text-anchor=\"{anchor}\">{Escape(text)}</text>\n");
+
+    private static string Dash(bool dashed) => dashed ? " stroke-dasharray=\"6 4\"" : "";
+
+    /// <summary>A 1-2-5 step giving about five grid lines, and the top of the axis.</summary>
+    private static (double Step, double Top) Ticks(double max)
+    {
+        if (!(max > 0) || !double.IsFinite(max))
+        {
+            return (1, 1);
+        }
+
+        var raw = max / 5;
+        var magnitude = Math.Pow(10, Math.Floor(Math.Log10(raw)));
+        var n = raw / magnitude;
+        var step = (n <= 1 ? 1 : n <= 2 ? 2 : n <= 5 ? 5 : 10) * magnitude;
+        return (step, Math.Ceiling(max * 1.05 / step) * step);
+    }
+
+    private static string Number(double v) => v switch
+    {
+        >= 100 => v.ToString("N0", CultureInfo.InvariantCulture),
+        >= 10 => v.ToString("0.#", CultureInfo.InvariantCulture),
+        _ => v.ToString("0.##", CultureInfo.InvariantCulture),
+    };
+
+    private static string F(double v) => v.ToString("0.#", CultureInfo.InvariantCulture);
+
+    private static string Escape(string text) => WebUtility.HtmlEncode(text);
+}

@@ -1,0 +1,175 @@
+using HdrHistogram;
+using ProtocolBench.LoadTests.Reports;
+using ProtocolBench.Shared.Clients;
+using Spectre.Console;
+
+namespace ProtocolBench.LoadTests;
+
+public sealed record UserCell(
+    string Scenario,
+    Protocol Protocol,
+    Transport Transport,
+    int Users,
+    int RequestsPerUser,
+    int Connections,
+    string Status,
+    double ElapsedSeconds,
+    double RequestsPerSecond,
+    Latency Latency,
+    long BytesSent,
+    long BytesReceived,
+    BooksSummary Books,
+    BooksSummary Warmup,
+    NothingLostResult? NothingLost)
+{
+    public const string Complete = "complete";
+
+    public bool Measured => Books.Issued > 0;
+
+    public double MegabytesReceived => BytesReceived / 1e6;
+
+    public double MegabytesSent => BytesSent / 1e6;
+
+    public double KilobytesPerRequestReceived => Books.Issued == 0 ? double.NaN : BytesReceived / 1e3 / Books.Issued;
+
+    public double KilobytesPerRequestSent => Books.Issued == 0 ? double.NaN : BytesSent / 1e3 / Books.Issued;
+
+    public string Id => $"{Scenario}-{Protocol}-{Transport}-u{Users}".ToLowerInvariant();
+
+    public static UserCell NotRun(string scenario, Protocol protocol, Transport transport, int users, int requests, string status)
+    {
+        var empty = new Books().Summary();
+        return new(scenario, protocol, transport, users, requests, 0, status, 0, 0, Latency.From(new LongHistogram(1000, 3)), 0, 0, empty, empty, null);
+    }
+}
+
+/// <summary>
+/// Śliwa &amp; Pańczyk's study: for each scenario, each number of users, each protocol and transport (in that order,
+/// so drift over the run touches every protocol alike), users × requests back to back after an excluded warm-up.
+/// </summary>
+public sealed class VirtualUserStudy(LoadTestOptions options, ClientPool pool, ServiceSession services, ResultsFolder results, string runId)
+{
+    public List<UserCell> Cells { get; } = [];
+
+    public Dictionary<string, LongHistogram> Histograms { get; } = [];
+
+    public long PlannedRequests =>
+        options.UserScenarios.Select(Scenarios.Find).Sum(s =>
+            options.Users.Sum(u => (long)u * options.Requests) * options.Protocols.Count(s.AppliesTo) * options.Transports.Count);
+
+    public async Task RunAsync(LiveProgress progress, CancellationToken stop)
+    {
+        foreach (var scenario in options.UserScenarios.Select(Scenarios.Find))
+        {
+            foreach (var users in options.Users)
+            {
+                foreach (var protocol in options.Protocols)
+                {
+                    foreach (var transport in options.Transports)
+                    {
+                        if (stop.IsCancellationRequested)
+                        {
+                            return;
+                        }
+
+                        var planned = (long)users * options.Requests;
+                        UserCell cell;
+                        if (!scenario.AppliesTo(protocol))
+                        {
+                            cell = UserCell.NotRun(scenario.Name, protocol, transport, users, options.Requests, "not applicable");
+                            planned = 0;
+                        }
+                        else if (services.Deaths.TryGetValue(protocol, out var death))
+                        {
+                            cell = UserCell.NotRun(scenario.Name, protocol, transport, users, options.Requests, $"skipped: {death}");
+                        }
+                        else
+                        {
+                            cell = await RunCellAsync(scenario, protocol, transport, users, progress, stop);
+                        }
+
+                        Cells.Add(cell);
+                        results.AppendCell(cell);
+                        progress.End(planned, Describe(cell));
+                    }
+                }
+            }
+        }
+    }
+
+    private async Task<UserCell> RunCellAsync(
+        Scenario scenario, Protocol protocol, Transport transport, int users, LiveProgress progress, CancellationToken stop)
+    {
+        using var cellStop = CancellationTokenSource.CreateLinkedTokenSource(stop, services.Alive(protocol));
+        var id = $"{scenario.Name}-{protocol}-{transport}-u{users}".ToLowerInvariant();
+        var ledger = scenario.Creates ? new CreateLedger($"lt-{runId}-{protocol}-{transport}-u{users}-".ToLowerInvariant()) : null;
+        var label = $"{scenario.Name} · {ServiceSession.Name(protocol)} {transport.ToString().ToUpperInvariant()} · {users} users";
+
+        IReadOnlyList<IProtocolClient> clients;
+        try
+        {
+            clients = pool.For(protocol, transport, users);
+        }
+        catch (Exception e) when (e is NotSupportedException or InvalidOperationException)
+        {
+            return UserCell.NotRun(scenario.Name, protocol, transport, users, options.Requests, $"skipped: {e.Message}");
+        }
+
+        var perUser = Math.Max(options.WarmupPerUser, (options.WarmupTotal + users - 1) / users);
+        var warmup = new UserLoad(scenario, clients, users, perUser, options.Timeout, ledger?.Prefix + "w", ledger);
+        progress.Begin($"{label} [grey](warm-up)[/]", warmup.Planned, () => warmup.Completed);
+        await warmup.RunAsync(cellStop.Token);
+
+        var load = new UserLoad(scenario, clients, users, options.Requests, options.Timeout, ledger?.Prefix ?? "", ledger);
+        // Collect the previous cell's garbage now rather than inside this one's measurement.
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        var before = pool.Wire(protocol, transport);
+        progress.Begin(label, load.Planned, () => load.Completed);
+        await load.RunAsync(cellStop.Token);
+        var after = pool.Wire(protocol, transport);
+
+        var histogram = load.Merged();
+        Histograms[id] = histogram;
+        var books = load.Books.Summary();
+        var status = stop.IsCancellationRequested
+            ? "interrupted"
+            : services.Deaths.TryGetValue(protocol, out var death) ? $"aborted: {death}" : UserCell.Complete;
+
+        if (services.External && books.NotOk > 0)
+        {
+            await services.CheckExternalAsync(protocol, m => LiveProgress.Line($"[red]{Markup.Escape(m)}[/]"));
+        }
+
+        NothingLostResult? nothingLost = null;
+        if (ledger is not null)
+        {
+            nothingLost = await NothingLostResult.CheckAsync(services.Database, ledger, CancellationToken.None);
+        }
+
+        var seconds = load.Elapsed.TotalSeconds;
+        return new UserCell(
+            scenario.Name, protocol, transport, users, options.Requests, pool.Connections(protocol, transport, users), status,
+            seconds, seconds > 0 ? books.Ok / seconds : 0, Latency.From(histogram),
+            after.Sent - before.Sent, after.Received - before.Received, books, warmup.Books.Summary(), nothingLost);
+    }
+
+    private static string Describe(UserCell c)
+    {
+        var name = $"{c.Scenario} {ServiceSession.Name(c.Protocol)} {c.Transport.ToString().ToUpperInvariant()} ×{c.Users}";
+        if (!c.Measured)
+        {
+            return $"[grey]{Markup.Escape(name)}: {Markup.Escape(c.Status)}[/]";
+        }
+
+        var colour = c.Books.NotOk > 0 || !c.Books.Balanced || c.NothingLost is { Failed: true } ? "red" : "green";
+        var line = $"[{colour}]✓[/] {Markup.Escape(name)}: {c.RequestsPerSecond:F0} req/s, p50 {c.Latency.P50Ms:F1} ms, " +
+                   $"p99 {c.Latency.P99Ms:F1} ms, {c.MegabytesReceived:F2} MB in, errors {Markup.Escape(c.Books.ErrorText)}";
+        if (c.NothingLost is { } check)
+        {
+            line += $"; {Markup.Escape(check.Verdict)}";
+        }
+
+        return c.Status == UserCell.Complete ? line : $"{line} [yellow]({Markup.Escape(c.Status)})[/]";
+    }
+}

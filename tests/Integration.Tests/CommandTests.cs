@@ -1,0 +1,333 @@
+using System.Diagnostics;
+using System.Text.RegularExpressions;
+using ProtocolBench.Integration.Tests.Infrastructure;
+using ProtocolBench.Shared.Clients;
+using ProtocolBench.Shared.Clients.Launching;
+
+namespace ProtocolBench.Integration.Tests;
+
+/// <summary>
+/// The two commands as a user runs them (the Release builds, as separate processes, on free ports and a fresh SQLite
+/// file): interrupted with Ctrl+C (SIGINT), SIGTERM or SIGKILL, and with a service killed under them (fault table
+/// rows 40–43). Whatever happens, no service process survives and no port is left listening.
+/// </summary>
+public sealed partial class CommandTests : IDisposable
+{
+    private static readonly TimeSpan StartTimeout = TimeSpan.FromSeconds(180);
+    private static readonly TimeSpan ExitTimeout = TimeSpan.FromSeconds(60);
+
+    private readonly string _work = Directory.CreateTempSubdirectory("protocolbench-commands-").FullName;
+    private readonly ServiceAddresses _addresses = new(
+        RestHttp: ServiceLauncher.FreePort(),
+        RestHttps: ServiceLauncher.FreePort(),
+        GrpcHttp: ServiceLauncher.FreePort(),
+        GrpcHttps: ServiceLauncher.FreePort(),
+        GraphQLHttp: ServiceLauncher.FreePort(),
+        GraphQLHttps: ServiceLauncher.FreePort());
+
+    private static CancellationToken Token => TestContext.Current.CancellationToken;
+
+    private string Ports => string.Join(',', _addresses.RestHttp, _addresses.RestHttps, _addresses.GrpcHttp, _addresses.GrpcHttps, _addresses.GraphQLHttp, _addresses.GraphQLHttps);
+
+    private string Database => $"Data Source={Path.Combine(_work, "commands.db")}";
+
+    public static readonly TheoryData<string, int> BenchmarkSignals = new() { { "INT", 130 }, { "TERM", 143 } };
+
+    [Theory]
+    [MemberData(nameof(BenchmarkSignals))]
+    public async Task BenchmarkInterruptedMidRunStopsEveryServiceAndExitsWithTheSignalCode(string signal, int exitCode)
+    {
+        SkipUnlessLinux();
+        await using var command = StartBenchmark();
+        var pids = await command.ServicePidsAsync("GraphQL.Api", "Grpc.Service", "Rest.Api");
+        await command.WaitForLineAsync(line => line.Contains("[  1/"), StartTimeout);
+
+        command.Signal(signal);
+
+        Assert.Equal(exitCode, await command.ExitCodeAsync(ExitTimeout));
+        Assert.Contains("stopping the services", command.Output);
+        AssertAllGone(pids);
+    }
+
+    [Fact]
+    public async Task BenchmarkKilledWithSigkillLeavesNoServiceBehind()
+    {
+        SkipUnlessLinux();
+        await using var command = StartBenchmark();
+        var pids = await command.ServicePidsAsync("GraphQL.Api", "Grpc.Service", "Rest.Api");
+        await command.WaitForLineAsync(line => line.Contains("[  1/"), StartTimeout);
+
+        command.Signal("KILL");
+
+        await command.ExitCodeAsync(ExitTimeout);
+        await AssertAllGoneWithinAsync(pids, TimeSpan.FromSeconds(20));
+    }
+
+    [Fact]
+    public async Task BenchmarkWithAServiceKilledMidRunNamesItKeepsItsResultsAndFails()
+    {
+        SkipUnlessLinux();
+        await using var command = StartBenchmark();
+        var pids = await command.ServicePidsAsync("GraphQL.Api", "Grpc.Service", "Rest.Api");
+        await command.WaitForLineAsync(line => line.Contains("[  1/"), StartTimeout);
+
+        Process.GetProcessById(pids["Grpc.Service"]).Kill();
+
+        Assert.Equal(1, await command.ExitCodeAsync(TimeSpan.FromMinutes(5)));
+        Assert.Contains("Grpc.Service exited", command.Output);
+        Assert.Matches(@"failed: Payloads\.IntMax gRPC", command.Output);
+        // What was measured before and apart from gRPC is kept and reported.
+        var summary = await File.ReadAllTextAsync(Path.Combine(_work, "results", "summary.md"), Token);
+        Assert.Contains("Int32 max", summary);
+        Assert.Matches(@"\| Floor: GET /baseline[^\n]*\| \d", summary);
+        AssertAllGone(pids);
+    }
+
+    public static readonly TheoryData<string> LoadSignals = new() { "INT", "TERM" };
+
+    [Theory]
+    [MemberData(nameof(LoadSignals))]
+    public async Task LoadTestInterruptedMidRunKeepsPartialResultsAndStopsEveryService(string signal)
+    {
+        SkipUnlessLinux();
+        await using var command = StartLoadTest();
+        var pids = await command.ServicePidsAsync("Grpc.Service", "Rest.Api");
+        await command.WaitForLineAsync(line => line.StartsWith("search-11 · REST HTTP · 1 users:", StringComparison.Ordinal), StartTimeout);
+
+        command.Signal(signal);
+
+        Assert.Equal(130, await command.ExitCodeAsync(ExitTimeout));
+        Assert.True(File.Exists(Path.Combine(_work, "results", "report.md")), "the partial report was not written");
+        AssertAllGone(pids);
+    }
+
+    [Fact]
+    public async Task LoadTestKilledWithSigkillLeavesNoServiceBehind()
+    {
+        SkipUnlessLinux();
+        await using var command = StartLoadTest();
+        var pids = await command.ServicePidsAsync("Grpc.Service", "Rest.Api");
+        await command.WaitForLineAsync(line => line.StartsWith("search-11 · REST HTTP · 1 users:", StringComparison.Ordinal), StartTimeout);
+
+        command.Signal("KILL");
+
+        await command.ExitCodeAsync(ExitTimeout);
+        await AssertAllGoneWithinAsync(pids, TimeSpan.FromSeconds(20));
+    }
+
+    [Fact]
+    public async Task LoadTestWithAServiceKilledMidRunNamesItAndExitsWithThree()
+    {
+        SkipUnlessLinux();
+        // REST is killed in its cell; the gRPC cell (a few seconds) still runs, then the command reports and fails.
+        await using var command = StartLoadTest(requests: 3_000);
+        var pids = await command.ServicePidsAsync("Grpc.Service", "Rest.Api");
+        await command.WaitForLineAsync(line => line.StartsWith("search-11 · REST HTTP · 1 users:", StringComparison.Ordinal), StartTimeout);
+
+        Process.GetProcessById(pids["Rest.Api"]).Kill();
+
+        Assert.Equal(3, await command.ExitCodeAsync(ExitTimeout));
+        Assert.Matches(@"Rest\.Api \(pid \d+\) died during the run", command.Output);
+        Assert.Matches(@"✓ search-11 gRPC HTTP ×1: \d+ req/s[^\n]*errors 0", command.Output);
+        Assert.True(File.Exists(Path.Combine(_work, "results", "report.md")), "the partial report was not written");
+        AssertAllGone(pids);
+    }
+
+    public void Dispose()
+    {
+        Microsoft.Data.Sqlite.SqliteConnection.ClearAllPools();
+        try
+        {
+            Directory.Delete(_work, recursive: true);
+        }
+        catch (IOException)
+        {
+        }
+    }
+
+    private CommandProcess StartBenchmark() => CommandProcess.Start(
+        "benchmarks", "ProtocolBench.Benchmarks.dll",
+        "--smoke", "--no-pin", "--ports", Ports, "--database", "sqlite", "--connection-string", Database,
+        "--results", Path.Combine(_work, "results"));
+
+    // By default long enough (100,000 requests a cell) that it is always mid-run when the test acts.
+    private CommandProcess StartLoadTest(int requests = 100_000) => CommandProcess.Start(
+        "loadtests", "ProtocolBench.LoadTests.dll",
+        "users", "--no-pin", "--ports", Ports, "--database", "sqlite", "--connection-string", Database,
+        "--results", Path.Combine(_work, "results"), "--scenarios", "search-11", "--protocols", "rest,grpc",
+        "--transports", "http", "--users", "1", "--requests", requests.ToString(), "--warmup", "1", "--warmup-total", "1");
+
+    private void AssertAllGone(IReadOnlyDictionary<string, int> pids)
+    {
+        foreach (var (name, pid) in pids)
+        {
+            Assert.False(IsRunning(pid), $"{name} (pid {pid}) is still running.");
+        }
+
+        Assert.Empty(ServiceLauncher.ListeningPorts(new LaunchOptions { Addresses = _addresses }));
+    }
+
+    private async Task AssertAllGoneWithinAsync(IReadOnlyDictionary<string, int> pids, TimeSpan limit)
+    {
+        var watch = Stopwatch.StartNew();
+        while (pids.Values.Any(IsRunning) && watch.Elapsed < limit)
+        {
+            await Task.Delay(200, Token);
+        }
+
+        AssertAllGone(pids);
+    }
+
+    private static bool IsRunning(int pid)
+    {
+        try
+        {
+            using var process = Process.GetProcessById(pid);
+            return !process.HasExited;
+        }
+        catch (ArgumentException)
+        {
+            return false;
+        }
+    }
+
+    private static void SkipUnlessLinux() =>
+        Assert.SkipUnless(OperatingSystem.IsLinux(), "Signals are sent with kill(1); these tests run on Linux.");
+
+    /// <summary>A command started from its Release build, its output collected line by line.</summary>
+    private sealed partial class CommandProcess : IAsyncDisposable
+    {
+        private readonly Process _process;
+        private readonly List<string> _lines = [];
+        private readonly SemaphoreSlim _changed = new(0);
+
+        private CommandProcess(Process process) => _process = process;
+
+        public string Output
+        {
+            get
+            {
+                lock (_lines)
+                {
+                    return string.Join('\n', _lines);
+                }
+            }
+        }
+
+        public static CommandProcess Start(string project, string assembly, params string[] args)
+        {
+            var root = ProtocolBench.Shared.Hosting.ProjectPaths.RootOrCurrent;
+            var path = Path.Combine(root, project, "bin", LaunchOptions.BuildConfiguration, "net10.0", assembly);
+            Assert.True(File.Exists(path), $"{path} is missing: build the solution first (dotnet build -c {LaunchOptions.BuildConfiguration}).");
+            var info = new ProcessStartInfo("dotnet") { WorkingDirectory = root, RedirectStandardOutput = true, RedirectStandardError = true, RedirectStandardInput = true };
+            info.ArgumentList.Add(path);
+            foreach (var arg in args)
+            {
+                info.ArgumentList.Add(arg);
+            }
+
+            var process = new Process { StartInfo = info };
+            var command = new CommandProcess(process);
+            process.OutputDataReceived += (_, e) => command.Add(e.Data);
+            process.ErrorDataReceived += (_, e) => command.Add(e.Data);
+            process.Start();
+            process.BeginOutputReadLine();
+            process.BeginErrorReadLine();
+            return command;
+        }
+
+        public async Task<string> WaitForLineAsync(Func<string, bool> match, TimeSpan timeout)
+        {
+            var watch = Stopwatch.StartNew();
+            var seen = 0;
+            while (true)
+            {
+                lock (_lines)
+                {
+                    for (; seen < _lines.Count; seen++)
+                    {
+                        if (match(_lines[seen]))
+                        {
+                            return _lines[seen];
+                        }
+                    }
+                }
+
+                if (_process.HasExited)
+                {
+                    await _process.WaitForExitAsync(Token);
+                    Assert.Fail($"The command exited ({_process.ExitCode}) before the expected output. It printed:\n{Output}");
+                }
+
+                if (watch.Elapsed > timeout)
+                {
+                    Assert.Fail($"The expected output did not come within {timeout.TotalSeconds:F0} s. The command printed:\n{Output}");
+                }
+
+                await _changed.WaitAsync(TimeSpan.FromMilliseconds(250), Token);
+            }
+        }
+
+        /// <summary>The "started X (pid N)" lines the launcher prints, once it says the services are healthy.</summary>
+        public async Task<IReadOnlyDictionary<string, int>> ServicePidsAsync(params string[] expected)
+        {
+            await WaitForLineAsync(line => line.Contains($"all {expected.Length} services healthy"), StartTimeout);
+            var pids = StartedLine().Matches(Output).ToDictionary(m => m.Groups[1].Value, m => int.Parse(m.Groups[2].Value));
+            Assert.Equal(expected, pids.Keys.Order());
+            return pids;
+        }
+
+        public void Signal(string signal)
+        {
+            using var kill = Process.Start("kill", ["-s", signal, _process.Id.ToString()]);
+            kill.WaitForExit();
+            Assert.Equal(0, kill.ExitCode);
+        }
+
+        public async Task<int> ExitCodeAsync(TimeSpan timeout)
+        {
+            using var limit = CancellationTokenSource.CreateLinkedTokenSource(Token);
+            limit.CancelAfter(timeout);
+            try
+            {
+                await _process.WaitForExitAsync(limit.Token);
+            }
+            catch (OperationCanceledException) when (!Token.IsCancellationRequested)
+            {
+                Assert.Fail($"The command did not exit within {timeout.TotalSeconds:F0} s. It printed:\n{Output}");
+            }
+
+            return _process.ExitCode;
+        }
+
+        public async ValueTask DisposeAsync()
+        {
+            if (!_process.HasExited)
+            {
+                _process.Kill(entireProcessTree: true);
+                await _process.WaitForExitAsync(CancellationToken.None);
+            }
+
+            _process.Dispose();
+            _changed.Dispose();
+        }
+
+        private void Add(string? line)
+        {
+            if (line is null)
+            {
+                return;
+            }
+
+            lock (_lines)
+            {
+                _lines.Add(line);
+            }
+
+            _changed.Release();
+        }
+
+        [GeneratedRegex(@"started (\S+) \(pid (\d+)\)")]
+        private static partial Regex StartedLine();
+    }
+}
