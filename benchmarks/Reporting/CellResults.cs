@@ -82,7 +82,13 @@ public sealed class ResultSet(IReadOnlyList<CellResult> cells)
         var (fast, slow) = rest.Median <= grpc.Median ? (rest, grpc) : (grpc, rest);
         var difference = slow.Median / fast.Median - 1;
         var significance = Significance.Compare(fast.Iterations, slow.Iterations);
-        var clear = difference >= Verdict.PracticalDifference && (significance.IsSignificant || significance.P is null);
+        if (significance.P is null)
+        {
+            // One sample a side (the smoke job): a faster median is not a verdict, and must not count as reproducing one.
+            return new Verdict(Verdict.Untested, difference, significance);
+        }
+
+        var clear = difference >= Verdict.PracticalDifference && significance.IsSignificant;
         return new Verdict(clear ? Names.Of(fast.Protocol) : Scenario.Both, difference, significance);
     }
 }
@@ -96,4 +102,7 @@ public sealed record Verdict(string Says, double Difference, Significance Signif
 {
     /// <summary>The paper called 22 vs 21 ms and 76 vs 82 ms "both" and 75 vs 66 ms a gRPC win: about a 10 % line.</summary>
     public const double PracticalDifference = 0.10;
+
+    /// <summary>Too few samples to test the difference: no verdict.</summary>
+    public const string Untested = "no verdict (too few samples)";
 }

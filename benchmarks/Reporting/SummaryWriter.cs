@@ -71,6 +71,13 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
                     continue;
                 }
 
+                if (verdict.Says == Verdict.Untested)
+                {
+                    cells.Add(verdict.Says);
+                    cells.Add("–");
+                    continue;
+                }
+
                 compared++;
                 var same = verdict.Says == says;
                 if (same)
@@ -193,7 +200,9 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
         var failed = results.Cells.Count(c => !c.Success);
         var headline = $"{measured} cells measured{(failed > 0 ? $", {failed} FAILED" : "")}; job {run.Job}.";
         var verdictLine = compared == 0
-            ? "No verdict of the paper could be compared (REST and gRPC cells of scenarios I–VII are missing)."
+            ? results.Has(Scenario.All.First(s => s.Paper is not null))
+                ? "No verdict of the paper could be compared: this job has too few samples per cell to test a difference (use the default job or --job short)."
+                : "No verdict of the paper could be compared (REST and gRPC cells of scenarios I–VII are missing)."
             : $"We reproduce {reproduced} of the paper's {compared} verdicts{(which.Count > 0 ? ": " + string.Join("; ", which) : "")}.";
 
         var sections = new List<(string Title, string Intro, Table? Table, string? Html)>

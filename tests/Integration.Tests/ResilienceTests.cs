@@ -184,7 +184,7 @@ public sealed class LauncherTests
     [Fact]
     public async Task MissingPayloadFilesMakeTheServiceUnhealthyNotBroken()
     {
-        var options = SingleRest() with { Settings = new Dictionary<string, string> { ["Payloads:Directory"] = "/nonexistent/fixtures" }, StartupTimeout = TimeSpan.FromSeconds(8) };
+        var options = SingleRest() with { Settings = new Dictionary<string, string> { ["Payloads:Directory"] = "/nonexistent/fixtures" }, StartupTimeout = TimeSpan.FromSeconds(30) };
         var error = await Assert.ThrowsAsync<LaunchException>(() => ServiceLauncher.StartAsync(options, cancellationToken: Token));
         Assert.Contains("did not become healthy", error.Message);
         Assert.Contains("payload-files", error.Message);

@@ -160,12 +160,20 @@ public static class ServiceLauncher
 
     public static bool IsListening(string host, int port)
     {
+        var address = IPAddress.Parse(host);
         using var socket = new Socket(SocketType.Stream, ProtocolType.Tcp);
         try
         {
-            var result = socket.BeginConnect(IPAddress.Parse(host), port, null, null);
-            var connected = result.AsyncWaitHandle.WaitOne(TimeSpan.FromMilliseconds(300)) && socket.Connected;
-            return connected;
+            if (IPAddress.IsLoopback(address) || address.Equals(IPAddress.Any) || address.Equals(IPAddress.IPv6Any))
+            {
+                // On this machine a blocking connect is answered at once by the kernel (accepted or refused), however
+                // busy the machine is; a timed wait could miss a listener when the thread pool is slow to report.
+                socket.Connect(address, port);
+                return true;
+            }
+
+            var result = socket.BeginConnect(address, port, null, null);
+            return result.AsyncWaitHandle.WaitOne(TimeSpan.FromSeconds(2)) && socket.Connected;
         }
         catch (SocketException)
         {
