@@ -18,8 +18,11 @@ public static class ProjectCertificate
 
     public static string DefaultCrtPath => Path.Combine(ProjectPaths.CertificateDirectory, CrtFileName);
 
-    /// <summary>Creates the certificate pair in <paramref name="directory"/> unless both files exist. Returns true when it made them.</summary>
-    public static bool EnsureExists(string? directory = null, bool force = false)
+    /// <summary>
+    /// Creates the certificate pair in <paramref name="directory"/> unless both files exist. Returns true when it made them.
+    /// <paramref name="extraNames"/> (host names or IP addresses) are added to the SAN for serving another machine.
+    /// </summary>
+    public static bool EnsureExists(string? directory = null, bool force = false, IReadOnlyList<string>? extraNames = null)
     {
         var dir = directory ?? ProjectPaths.CertificateDirectory;
         var pfx = Path.Combine(dir, PfxFileName);
@@ -30,7 +33,7 @@ public static class ProjectCertificate
         }
 
         Directory.CreateDirectory(dir);
-        using var certificate = Create("localhost", TimeSpan.FromDays(365));
+        using var certificate = Create("localhost", TimeSpan.FromDays(365), extraNames ?? []);
         File.WriteAllBytes(pfx, certificate.Export(X509ContentType.Pfx));
         if (!OperatingSystem.IsWindows())
         {
@@ -41,7 +44,7 @@ public static class ProjectCertificate
         return true;
     }
 
-    public static X509Certificate2 Create(string commonName, TimeSpan lifetime)
+    public static X509Certificate2 Create(string commonName, TimeSpan lifetime, IReadOnlyList<string>? extraNames = null)
     {
         using var key = RSA.Create(2048);
         var request = new CertificateRequest($"CN={commonName}", key, HashAlgorithmName.SHA256, RSASignaturePadding.Pkcs1);
@@ -49,6 +52,18 @@ public static class ProjectCertificate
         names.AddDnsName("localhost");
         names.AddIpAddress(IPAddress.Loopback);
         names.AddIpAddress(IPAddress.IPv6Loopback);
+        foreach (var name in extraNames ?? [])
+        {
+            if (IPAddress.TryParse(name, out var address))
+            {
+                names.AddIpAddress(address);
+            }
+            else
+            {
+                names.AddDnsName(name);
+            }
+        }
+
         request.CertificateExtensions.Add(names.Build());
         request.CertificateExtensions.Add(new X509BasicConstraintsExtension(false, false, 0, true));
         request.CertificateExtensions.Add(new X509KeyUsageExtension(
