@@ -241,6 +241,14 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
             "so our absolute times are lower and the protocol overheads weigh relatively more.",
             "Significance: Mann–Whitney U on the per-iteration means for 5+ iterations, Welch's t-test for 2–4; none for a smoke run.",
             "Authors created by \"Create author\" are deleted after each cell.",
+            "Where the three services differ (everything else is the same code in Shared.Domain, the same validation and the same " +
+            "single SQL query per read): GraphQL POSTs a query document on every call, so its requests are larger; GraphQL is served " +
+            "by graphql-dotnet 8.8.5 through the project's own GraphQL-over-HTTP endpoint, because HotChocolate is not available " +
+            "from this build's package source; GraphQL resolvers call the same EF Core projection as REST and gRPC instead of " +
+            "DataLoaders, so a query that omits books still loads them; gRPC adds HTTP/2 and protobuf framing and, over plain HTTP, " +
+            "uses h2c while REST and GraphQL use HTTP/1.1 (see HTTP versions above); files travel as base64 in JSON for REST and " +
+            "GraphQL (a third larger) and as a protobuf bytes field for gRPC, and only REST (/raw) and gRPC (StreamPdf, 64 KiB " +
+            "chunks) have a binary form.",
         };
 
         var markdown = new StringBuilder();

@@ -9,6 +9,8 @@ public static class RestApiExtensions
     public static WebApplicationBuilder AddRestApi(this WebApplicationBuilder builder)
     {
         builder.Services.AddControllers(o => o.Filters.Add<DomainExceptionFilter>())
+            // The serializer's own messages name internal types ("could not be converted to ...AuthorInput"); say less.
+            .AddJsonOptions(o => o.AllowInputFormatterExceptionMessages = false)
             .ConfigureApiBehaviorOptions(o => o.InvalidModelStateResponseFactory = context =>
             {
                 // Binding failures (count=abc, id=99999999999, malformed JSON) read like every other invalid argument.

@@ -17,13 +17,7 @@ public sealed partial class CommandTests : IDisposable
     private static readonly TimeSpan ExitTimeout = TimeSpan.FromSeconds(60);
 
     private readonly string _work = Directory.CreateTempSubdirectory("protocolbench-commands-").FullName;
-    private readonly ServiceAddresses _addresses = new(
-        RestHttp: ServiceLauncher.FreePort(),
-        RestHttps: ServiceLauncher.FreePort(),
-        GrpcHttp: ServiceLauncher.FreePort(),
-        GrpcHttps: ServiceLauncher.FreePort(),
-        GraphQLHttp: ServiceLauncher.FreePort(),
-        GraphQLHttps: ServiceLauncher.FreePort());
+    private readonly ServiceAddresses _addresses = ServiceLauncher.FreeAddresses();
 
     private static CancellationToken Token => TestContext.Current.CancellationToken;
 

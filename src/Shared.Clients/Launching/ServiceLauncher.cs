@@ -181,6 +181,15 @@ public static class ServiceLauncher
         }
     }
 
+    /// <summary>Six free loopback ports, one per service and transport (tests must not collide with a user's services).</summary>
+    public static ServiceAddresses FreeAddresses() => new(
+        RestHttp: FreePort(),
+        RestHttps: FreePort(),
+        GrpcHttp: FreePort(),
+        GrpcHttps: FreePort(),
+        GraphQLHttp: FreePort(),
+        GraphQLHttps: FreePort());
+
     /// <summary>A free TCP port on loopback (for tests that must not collide with a user's running services).</summary>
     public static int FreePort()
     {

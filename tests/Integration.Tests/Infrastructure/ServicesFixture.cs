@@ -19,13 +19,7 @@ public abstract class ServicesFixture : IAsyncLifetime
     protected ServicesFixture()
     {
         ProjectCertificate.EnsureExists();
-        _addresses = new ServiceAddresses(
-            RestHttp: ServiceLauncher.FreePort(),
-            RestHttps: ServiceLauncher.FreePort(),
-            GrpcHttp: ServiceLauncher.FreePort(),
-            GrpcHttps: ServiceLauncher.FreePort(),
-            GraphQLHttp: ServiceLauncher.FreePort(),
-            GraphQLHttps: ServiceLauncher.FreePort());
+        _addresses = ServiceLauncher.FreeAddresses();
     }
 
     private readonly ServiceAddresses _addresses;
