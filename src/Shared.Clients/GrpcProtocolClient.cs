@@ -196,7 +196,9 @@ public sealed class GrpcProtocolClient : IProtocolClient
 
     private static Exception Translate(RpcException e, CancellationToken cancellationToken)
     {
-        if (e.StatusCode == StatusCode.Cancelled && cancellationToken.IsCancellationRequested)
+        // Once the caller has cancelled, whatever the call fails with is the cancellation's doing: cancelling mid-read
+        // can surface as UNAVAILABLE ("The request was aborted") rather than CANCELLED.
+        if (cancellationToken.IsCancellationRequested)
         {
             return new OperationCanceledException("The call was cancelled.", e, cancellationToken);
         }
