@@ -33,7 +33,7 @@ public static class ProjectCertificate
         }
 
         Directory.CreateDirectory(dir);
-        using var certificate = Create("localhost", TimeSpan.FromDays(365), extraNames ?? []);
+        using var certificate = Create("localhost", TimeSpan.FromDays(365), extraNames);
         File.WriteAllBytes(pfx, certificate.Export(X509ContentType.Pfx));
         if (!OperatingSystem.IsWindows())
         {

@@ -227,10 +227,17 @@ public sealed class LauncherTests
 }
 
 /// <summary>Row 35 as policy: no code in the repository may accept any certificate.</summary>
-public sealed partial class CertificatePolicyTests
+public sealed class CertificatePolicyTests
 {
-    [GeneratedRegex(@"DangerousAcceptAnyServerCertificateValidator|ServerCertificateCustomValidationCallback|RemoteCertificateValidationCallback\s*=|CertificateValidationCallback\s*=\s*\([^)]*\)\s*=>\s*true|curl\s.*\s-k\b|--insecure|rejectUnauthorized\s*:\s*false")]
-    private static partial Regex AcceptsAnyCertificate();
+    // Each pattern is written in two pieces so that this file, which is scanned too, never spells one out whole.
+    private static readonly Regex AcceptsAnyCertificate = new(string.Join('|',
+        "Dangerous" + "AcceptAnyServerCertificateValidator",
+        "ServerCertificate" + "CustomValidationCallback",
+        "RemoteCertificate" + @"ValidationCallback\s*=",
+        "Certificate" + @"ValidationCallback\s*=\s*\([^)]*\)\s*=>\s*true",
+        @"curl\s.*\s-" + @"k\b",
+        "--in" + "secure",
+        "reject" + @"Unauthorized\s*:\s*false"));
 
     [Fact]
     public void NoCodeAcceptsAnyCertificate()
@@ -240,9 +247,8 @@ public sealed partial class CertificatePolicyTests
             .Where(f => f.EndsWith(".cs", StringComparison.Ordinal) || f.EndsWith(".mjs", StringComparison.Ordinal) || f.EndsWith(".sh", StringComparison.Ordinal) || f.EndsWith(".js", StringComparison.Ordinal) || Path.GetFileName(f) == "run")
             .Where(f => !f.Contains($"{Path.DirectorySeparatorChar}bin{Path.DirectorySeparatorChar}") && !f.Contains($"{Path.DirectorySeparatorChar}obj{Path.DirectorySeparatorChar}")
                         && !f.Contains("node_modules") && !f.Contains($"{Path.DirectorySeparatorChar}.git{Path.DirectorySeparatorChar}"))
-            .Where(f => !f.EndsWith(nameof(CertificatePolicyTests) + ".cs", StringComparison.Ordinal) && !f.EndsWith("ResilienceTests.cs", StringComparison.Ordinal))
             .SelectMany(f => File.ReadLines(f).Select((line, i) => (f, i, line)))
-            .Where(x => AcceptsAnyCertificate().IsMatch(x.line))
+            .Where(x => AcceptsAnyCertificate.IsMatch(x.line))
             .Select(x => $"{Path.GetRelativePath(root, x.f)}:{x.i + 1}: {x.line.Trim()}")
             .ToList();
         Assert.Empty(offenders);
