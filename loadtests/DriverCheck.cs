@@ -5,6 +5,9 @@ using System.Net;
 using System.Text;
 using System.Text.RegularExpressions;
 using Google.Protobuf;
+using ProtocolBench.Lab.Services;
+using ProtocolBench.Lab.Scenarios;
+using ProtocolBench.Lab;
 using ProtocolBench.LoadTests.Reports;
 using ProtocolBench.Shared.Clients;
 
@@ -34,7 +37,7 @@ public sealed record DriverCheckResult(string Scenario, string Machine, IReadOnl
     public static string Markdown(DriverCheckResult r)
     {
         var md = new StringBuilder();
-        md.AppendLine($"Same endpoint, same concurrency, same pinning ({r.Machine}); scenario {Scenarios.Find(r.Scenario).Title}. " +
+        md.AppendLine($"Same endpoint, same concurrency, same pinning ({r.Machine}); scenario {Scenarios.Named(r.Scenario).Label}. " +
                       "Our driver deserializes and checks every response; wrk and h2load only read the bytes.").AppendLine();
         md.AppendLine("| endpoint | users | connections | tool | tool req/s | our req/s | ours ÷ tool |");
         md.AppendLine("|---|---:|---:|---|---:|---:|---:|");
@@ -70,7 +73,7 @@ public sealed class DriverCheck(LoadTestOptions options, ClientPool pool, Servic
 
     public async Task<DriverCheckResult> RunAsync(LiveProgress progress, CancellationToken stop)
     {
-        var scenario = Scenarios.Find(options.CheckScenario);
+        var scenario = Scenarios.Named(options.CheckScenario);
         var rows = new List<DriverComparison>
         {
             await RestAsync(scenario, progress, stop),
@@ -158,7 +161,7 @@ public sealed class DriverCheck(LoadTestOptions options, ClientPool pool, Servic
                             $"ratio {oursPerSecond / theirs:F2}; ours: errors {Spectre.Console.Markup.Escape(ours.Books.Summary().ErrorText)}; {Spectre.Console.Markup.Escape(summary)}");
         }
 
-        return new DriverComparison(endpoint, tool, string.Join(' ', CpuPinning.Prefix(driverCpus).Concat(command).Select(Quote)), users, connections,
+        return new DriverComparison(endpoint, tool, string.Join(' ', Pinning.Prefix(driverCpus).Concat(command).Select(Quote)), users, connections,
             options.Duration.TotalSeconds, rounds, null);
     }
 
@@ -170,7 +173,7 @@ public sealed class DriverCheck(LoadTestOptions options, ClientPool pool, Servic
 
     private async Task<string> RunToolAsync(string[] command, CancellationToken stop)
     {
-        var prefix = CpuPinning.Prefix(driverCpus).ToList();
+        var prefix = Pinning.Prefix(driverCpus).ToList();
         var all = prefix.Concat(command).ToList();
         var info = new ProcessStartInfo(all[0]) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
         foreach (var argument in all.Skip(1))

@@ -1,4 +1,5 @@
 using System.Globalization;
+using ProtocolBench.Lab;
 using ProtocolBench.Shared.Clients;
 using ProtocolBench.Shared.Domain.Data;
 
@@ -195,7 +196,7 @@ public sealed record LoadTestOptions
 
         foreach (var scenario in options.UserScenarios.Concat(options.PacedScenarios).Append(options.CheckScenario))
         {
-            _ = Scenarios.Find(scenario);
+            _ = Scenarios.Named(scenario);
         }
 
         if (options.Mode == Mode.DriverCheck && !options.CheckScenario.StartsWith("search-", StringComparison.Ordinal))

@@ -1,7 +1,11 @@
+using System.Net;
 using HdrHistogram;
+using ProtocolBench.Lab.Services;
+using ProtocolBench.Lab;
 using ProtocolBench.LoadTests.Reports;
 using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Clients.Launching;
+using ProtocolBench.Shared.Domain.Data;
+using ProtocolBench.Shared.Hosting;
 using Spectre.Console;
 
 namespace ProtocolBench.LoadTests;
@@ -12,11 +16,6 @@ namespace ProtocolBench.LoadTests;
 /// </summary>
 public static class LoadTestRun
 {
-    public const int Interrupted = 130;
-    public const int ServiceFailed = 3;
-    public const int BadUsage = 2;
-    public const int CheckFailed = 1;
-
     public static async Task<int> MainAsync(string[] args)
     {
         LoadTestOptions options;
@@ -27,7 +26,7 @@ public static class LoadTestRun
         catch (UsageException e)
         {
             AnsiConsole.MarkupLine($"[red]{Markup.Escape(e.Message)}[/]");
-            return BadUsage;
+            return ExitCodes.BadUsage;
         }
 
         if (options.Mode == Mode.Help)
@@ -45,10 +44,11 @@ public static class LoadTestRun
         using var interruption = new Interruption();
         var started = DateTimeOffset.UtcNow;
         var runId = $"{started:yyMMddHHmmss}-{Random.Shared.Next(0x10000):x4}";
-        var (driverCpus, serverCpus) = CpuPinning.Plan(options);
-        var driverPinning = driverCpus is null ? $"CPU {CpuPinning.Allowed()} (not pinned)" : CpuPinning.PinSelf(driverCpus);
-        var serverPinning = serverCpus is null ? "not pinned" : $"CPU {serverCpus} (taskset)";
-        var machine = Machine.Describe(driverPinning, options.External is null ? serverPinning : "external (not pinned by this run)");
+        var pinning = Pinning.Plan(options.NoPin, options.External is not null, options.DriverCpus, options.ServerCpus);
+        var driverPinning = pinning.PinClient();
+        var serverPinning = options.External is not null ? "external (not pinned by this run)"
+            : pinning.ServerCpus is null ? "not pinned" : $"CPU {pinning.ServerCpus} (taskset)";
+        var machine = new Machine(MachineInfo.Current(), driverPinning, serverPinning);
         var results = new ResultsFolder(options.ResultsDirectory, started);
         AnsiConsole.MarkupLine($"[bold]ProtocolBench load tests[/] · {options.Mode.ToString().ToLowerInvariant()}{(options.Quick ? " --quick" : "")} · run {runId}");
         AnsiConsole.MarkupLine($"[grey]{Markup.Escape(machine.Summary)}[/]");
@@ -63,11 +63,11 @@ public static class LoadTestRun
         DriverCheckResult? driverCheck = null;
         try
         {
-            services = await ServiceSession.StartAsync(options, serverCpus, interruption, Log);
+            services = await StartServicesAsync(options, pinning, interruption.Token);
             pool = new ClientPool(ClientOptionsFor(options, services.Addresses), options);
             users = new VirtualUserStudy(options, pool, services, results, runId);
             paced = new PacedStudy(options, pool, services, results, runId);
-            var check = new DriverCheck(options, pool, services, results, driverCpus);
+            var check = new DriverCheck(options, pool, services, results, pinning.ClientCpus);
             var total = options.Mode == Mode.DriverCheck
                 ? check.PlannedSteps
                 : (options.RunsUsers ? users.PlannedRequests : 0) + (options.RunsPaced ? paced.PlannedRequests : 0);
@@ -94,7 +94,7 @@ public static class LoadTestRun
         catch (LaunchException e)
         {
             problems.Add(e.Message);
-            exit = ServiceFailed;
+            exit = ExitCodes.ServiceFailed;
         }
         catch (OperationCanceledException) when (interruption.Requested)
         {
@@ -102,7 +102,7 @@ public static class LoadTestRun
         catch (Exception e)
         {
             problems.Add($"unexpected error: {e}");
-            exit = CheckFailed;
+            exit = ExitCodes.CheckFailed;
         }
 
         if (pool is not null)
@@ -115,7 +115,7 @@ public static class LoadTestRun
             foreach (var death in services.Deaths.Values)
             {
                 problems.Add(death);
-                exit = ServiceFailed;
+                exit = ExitCodes.ServiceFailed;
             }
 
             try
@@ -125,7 +125,7 @@ public static class LoadTestRun
             catch (Exception e) when (e is LaunchException or TimeoutException or InvalidOperationException)
             {
                 problems.Add($"stopping the services: {e.Message}");
-                exit = ServiceFailed;
+                exit = ExitCodes.ServiceFailed;
             }
         }
 
@@ -141,7 +141,7 @@ public static class LoadTestRun
 
         if (interruption.Requested)
         {
-            return Interrupted;
+            return interruption.ExitCode;
         }
 
         if (exit != 0)
@@ -151,19 +151,52 @@ public static class LoadTestRun
 
         if (!report.BooksBalanced || report.NothingLostChecks.Any(c => c.Failed))
         {
-            return CheckFailed;
+            return ExitCodes.CheckFailed;
         }
 
         if (options.FailOnErrors && report.Errors > 0)
         {
             AnsiConsole.MarkupLine($"[red]{report.Errors} requests failed or timed out (--fail-on-errors).[/]");
-            return CheckFailed;
+            return ExitCodes.CheckFailed;
         }
 
         return 0;
-
-        void Log(string message) => AnsiConsole.MarkupLine($"[grey]{Markup.Escape(message)}[/]");
     }
+
+    /// <summary>The services the mode needs, started (on a database file of their own) or found (--external).</summary>
+    private static async Task<ServiceSession> StartServicesAsync(LoadTestOptions options, Pinning pinning, CancellationToken stopping)
+    {
+        IReadOnlyList<Protocol> protocols = options.Mode == Mode.DriverCheck ? [Protocol.Rest, Protocol.Grpc] : options.Protocols;
+        if (options.External is { } host)
+        {
+            var loopback = host is "localhost" || (IPAddress.TryParse(host, out var ip) && IPAddress.IsLoopback(ip));
+            var addresses = (options.Ports ?? new ServiceAddresses()) with { Host = host, TlsHost = loopback ? "localhost" : host };
+            var database = options.DatabaseGiven ? new DatabaseOptions { Provider = options.Database, ConnectionString = options.ConnectionString } : null;
+            return await ServiceSession.ConnectAsync(addresses, protocols, database, Log, stopping);
+        }
+
+        ProjectCertificate.EnsureExists();
+        var connection = options.ConnectionString;
+        if (options.Database == DatabaseProvider.Sqlite && string.IsNullOrWhiteSpace(connection))
+        {
+            // Its own file: the create scenario's authors never land in the benchmark command's database.
+            connection = $"Data Source={Path.Combine(Path.GetDirectoryName(DatabaseOptions.DefaultSqlitePath)!, "protocolbench-loadtests.db")}";
+        }
+
+        return await ServiceSession.StartAsync(
+            new LaunchOptions
+            {
+                Addresses = options.Ports ?? new ServiceAddresses(),
+                Services = ServiceSpec.All.Where(s => protocols.Contains(s.Protocol)).ToList(),
+                Provider = options.Database,
+                ConnectionString = connection,
+                ServerCpus = pinning.ServerCpus,
+            },
+            Log,
+            stopping);
+    }
+
+    private static void Log(string message) => AnsiConsole.MarkupLine($"[grey]{Markup.Escape(message)}[/]");
 
     private static ClientOptions ClientOptionsFor(LoadTestOptions options, ServiceAddresses addresses) => new()
     {

@@ -1,4 +1,7 @@
 using System.Diagnostics;
+using ProtocolBench.Lab.Services;
+using ProtocolBench.Lab.Scenarios;
+using ProtocolBench.Lab;
 using ProtocolBench.LoadTests.Reports;
 using ProtocolBench.Shared.Clients;
 using ProtocolBench.Shared.Domain.Authors;
@@ -39,11 +42,11 @@ public sealed class PacedStudy(LoadTestOptions options, ClientPool pool, Service
     public List<PacedCell> Cells { get; } = [];
 
     public long PlannedRequests =>
-        options.PacedScenarios.Select(Scenarios.Find).Sum(s => (long)options.Count * options.Protocols.Count(s.AppliesTo) * options.Transports.Count);
+        options.PacedScenarios.Select(Scenarios.Named).Sum(s => (long)options.Count * options.Protocols.Count(s.AppliesTo) * options.Transports.Count);
 
     public async Task RunAsync(LiveProgress progress, CancellationToken stop)
     {
-        foreach (var scenario in options.PacedScenarios.Select(Scenarios.Find))
+        foreach (var scenario in options.PacedScenarios.Select(Scenarios.Named))
         {
             foreach (var protocol in options.Protocols)
             {
@@ -84,7 +87,7 @@ public sealed class PacedStudy(LoadTestOptions options, ClientPool pool, Service
         }
 
         var ledger = scenario.Creates ? new CreateLedger($"lt-{runId}-paced-{protocol}-{transport}-".ToLowerInvariant()) : null;
-        var label = $"paced {scenario.Name} · {ServiceSession.Name(protocol)} {transport.ToString().ToUpperInvariant()} · {options.Rate:0.##}/s";
+        var label = $"paced {scenario.Name} · {Display.Of(protocol)} {transport.ToString().ToUpperInvariant()} · {options.Rate:0.##}/s";
 
         var warmup = new UserLoad(scenario, [client], 1, options.PacedWarmup, options.Timeout, ledger?.Prefix + "w", ledger);
         progress.Begin($"{label} [grey](warm-up)[/]", warmup.Planned, () => warmup.Completed);
@@ -167,7 +170,7 @@ public sealed class PacedStudy(LoadTestOptions options, ClientPool pool, Service
         var start = Stopwatch.GetTimestamp();
         try
         {
-            result = await scenario.Call(client, marker, attempt.Token);
+            result = await scenario.Call!(client, marker, attempt.Token);
             outcome = Outcome.Ok;
         }
         catch (Exception e)
@@ -176,7 +179,7 @@ public sealed class PacedStudy(LoadTestOptions options, ClientPool pool, Service
         }
 
         var latency = Stopwatch.GetElapsedTime(start).TotalMilliseconds;
-        if (result is not null && scenario.Check(result, marker) is not null)
+        if (result is not null && scenario.ProblemWith(result, marker) is not null)
         {
             outcome = new Outcome(OutcomeKind.Failed, "invalid response");
         }
@@ -216,7 +219,7 @@ public sealed class PacedStudy(LoadTestOptions options, ClientPool pool, Service
 
     private static string Describe(PacedCell c)
     {
-        var name = $"paced {c.Scenario} {ServiceSession.Name(c.Protocol)} {c.Transport.ToString().ToUpperInvariant()}";
+        var name = $"paced {c.Scenario} {Display.Of(c.Protocol)} {Display.Of(c.Transport)}";
         if (!c.Measured)
         {
             return $"[grey]{Markup.Escape(name)}: {Markup.Escape(c.Status)}[/]";

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using HdrHistogram;
+using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Shared.Clients;
 using ProtocolBench.Shared.Domain.Authors;
 
@@ -114,7 +115,7 @@ public sealed class UserLoad
             var start = Stopwatch.GetTimestamp();
             try
             {
-                result = await _scenario.Call(client, marker, attempt.Token).ConfigureAwait(false);
+                result = await _scenario.Call!(client, marker, attempt.Token).ConfigureAwait(false);
                 outcome = Outcome.Ok;
             }
             catch (Exception e)
@@ -123,7 +124,7 @@ public sealed class UserLoad
             }
 
             var micros = (long)Stopwatch.GetElapsedTime(start).TotalMicroseconds;
-            if (result is not null && _scenario.Check(result, marker) is not null)
+            if (result is not null && _scenario.ProblemWith(result, marker) is not null)
             {
                 outcome = new Outcome(OutcomeKind.Failed, "invalid response");
             }

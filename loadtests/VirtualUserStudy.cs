@@ -1,4 +1,7 @@
 using HdrHistogram;
+using ProtocolBench.Lab.Services;
+using ProtocolBench.Lab.Scenarios;
+using ProtocolBench.Lab;
 using ProtocolBench.LoadTests.Reports;
 using ProtocolBench.Shared.Clients;
 using Spectre.Console;
@@ -54,12 +57,12 @@ public sealed class VirtualUserStudy(LoadTestOptions options, ClientPool pool, S
     public Dictionary<string, LongHistogram> Histograms { get; } = [];
 
     public long PlannedRequests =>
-        options.UserScenarios.Select(Scenarios.Find).Sum(s =>
+        options.UserScenarios.Select(Scenarios.Named).Sum(s =>
             options.Users.Sum(u => (long)u * options.Requests) * options.Protocols.Count(s.AppliesTo) * options.Transports.Count);
 
     public async Task RunAsync(LiveProgress progress, CancellationToken stop)
     {
-        foreach (var scenario in options.UserScenarios.Select(Scenarios.Find))
+        foreach (var scenario in options.UserScenarios.Select(Scenarios.Named))
         {
             foreach (var users in options.Users)
             {
@@ -103,7 +106,7 @@ public sealed class VirtualUserStudy(LoadTestOptions options, ClientPool pool, S
         using var cellStop = CancellationTokenSource.CreateLinkedTokenSource(stop, services.Alive(protocol));
         var id = $"{scenario.Name}-{protocol}-{transport}-u{users}".ToLowerInvariant();
         var ledger = scenario.Creates ? new CreateLedger($"lt-{runId}-{protocol}-{transport}-u{users}-".ToLowerInvariant()) : null;
-        var label = $"{scenario.Name} · {ServiceSession.Name(protocol)} {transport.ToString().ToUpperInvariant()} · {users} users";
+        var label = $"{scenario.Name} · {Display.Of(protocol)} {transport.ToString().ToUpperInvariant()} · {users} users";
 
         IReadOnlyList<IProtocolClient> clients;
         try
@@ -138,7 +141,7 @@ public sealed class VirtualUserStudy(LoadTestOptions options, ClientPool pool, S
 
         if (services.External && books.NotOk > 0)
         {
-            await services.CheckExternalAsync(protocol, m => LiveProgress.Line($"[red]{Markup.Escape(m)}[/]"));
+            await services.CheckExternalAsync(protocol);
         }
 
         NothingLostResult? nothingLost = null;
@@ -156,7 +159,7 @@ public sealed class VirtualUserStudy(LoadTestOptions options, ClientPool pool, S
 
     private static string Describe(UserCell c)
     {
-        var name = $"{c.Scenario} {ServiceSession.Name(c.Protocol)} {c.Transport.ToString().ToUpperInvariant()} ×{c.Users}";
+        var name = $"{c.Scenario} {Display.Of(c.Protocol)} {Display.Of(c.Transport)} ×{c.Users}";
         if (!c.Measured)
         {
             return $"[grey]{Markup.Escape(name)}: {Markup.Escape(c.Status)}[/]";

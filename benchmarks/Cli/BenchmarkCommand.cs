@@ -1,6 +1,4 @@
-using System.Diagnostics;
 using System.Reflection;
-using System.Runtime.InteropServices;
 using BenchmarkDotNet.Configs;
 using BenchmarkDotNet.Loggers;
 using BenchmarkDotNet.Reports;
@@ -8,9 +6,11 @@ using BenchmarkDotNet.Running;
 using ProtocolBench.Benchmarks.Config;
 using ProtocolBench.Benchmarks.Reporting;
 using ProtocolBench.Benchmarks.Suite;
+using ProtocolBench.Lab;
+using ProtocolBench.Lab.Scenarios;
+using ProtocolBench.Lab.Services;
 using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Clients.Launching;
-using ProtocolBench.Shared.Domain.Data;
+using ProtocolBench.Shared.Domain;
 using ProtocolBench.Shared.Hosting;
 
 namespace ProtocolBench.Benchmarks.Cli;
@@ -25,9 +25,6 @@ public static class BenchmarkCommand
 
     private static readonly string[] ReportSuffixes = ["-report.html", "-report-github.md", "-report.csv", "-report-full.json"];
 
-    private static ServiceSession? _session;
-    private static int _aborting;
-
     public static async Task<int> RunAsync(string[] args)
     {
         BenchOptions options;
@@ -38,7 +35,7 @@ public static class BenchmarkCommand
         catch (ArgumentException e)
         {
             await Console.Error.WriteLineAsync(e.Message);
-            return 2;
+            return ExitCodes.BadUsage;
         }
 
         if (options.Help)
@@ -52,7 +49,7 @@ public static class BenchmarkCommand
         if (typeof(BenchmarkCommand).Assembly.GetCustomAttribute<AssemblyConfigurationAttribute>()?.Configuration != "Release")
         {
             await Console.Error.WriteLineAsync("Benchmarks run only in Release: dotnet run -c Release --project benchmarks");
-            return 2;
+            return ExitCodes.BadUsage;
         }
 
         if (options.IsInformationOnly)
@@ -65,7 +62,7 @@ public static class BenchmarkCommand
         if (root is null)
         {
             await Console.Error.WriteLineAsync($"Run this from the repository (no {ProjectPaths.SolutionFile} above {Directory.GetCurrentDirectory()}).");
-            return 2;
+            return ExitCodes.BadUsage;
         }
 
         if (options.ExternalHost is null || options.MakeCertificate)
@@ -81,77 +78,63 @@ public static class BenchmarkCommand
         }
 
         var started = DateTimeOffset.Now;
-        var results = Path.GetFullPath(options.ResultsDirectory ?? Path.Combine(root, "results", $"benchmarks-{started:yyyyMMdd-HHmmss}"));
-        Directory.CreateDirectory(results);
-
-        var pin = !options.NoPin && options.ExternalHost is null && Environment.ProcessorCount >= 2 &&
-                  (OperatingSystem.IsLinux() || OperatingSystem.IsWindows());
-        var serverCpus = Environment.ProcessorCount == 2 ? "1" : $"1-{Environment.ProcessorCount - 1}";
-        var serversPinned = pin && OperatingSystem.IsLinux() && File.Exists("/usr/bin/taskset");
+        var results = RunFolder.Create("benchmarks", options.ResultsDirectory, started);
+        var external = options.ExternalHost is not null;
+        var pinning = Pinning.Plan(options.NoPin, external);
         var ports = options.Ports ?? new ServiceAddresses();
         var addresses = options.ExternalHost is { } host ? ports with { Host = host, TlsHost = options.TlsHost ?? host } : ports;
-        BenchmarkContext.ClientOptions = new ClientOptions
-        {
-            Addresses = addresses,
-            TrustedCertificatePath = ProjectCertificate.DefaultCrtPath,
-            HttpsUsesHttp2ForRestAndGraphQL = options.Http2,
-        };
 
-        using var stop = new CancellationTokenSource();
-        using var sigterm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, context =>
-        {
-            context.Cancel = true;
-            Abort(143, "SIGTERM", stop);
-        });
-        Console.CancelKeyPress += (_, e) =>
-        {
-            e.Cancel = true;
-            Abort(130, "Ctrl+C", stop);
-        };
-        AppDomain.CurrentDomain.ProcessExit += (_, _) => _session?.Kill();
-
+        using var interruption = new Interruption();
+        ServiceSession session;
         try
         {
-            _session = options.ExternalHost is null
-                ? await ServiceSession.StartAsync(
+            session = external
+                ? await ServiceSession.ConnectAsync(addresses, Display.Protocols, null, Console.WriteLine, interruption.Token)
+                : await ServiceSession.StartAsync(
                     new LaunchOptions
                     {
                         Addresses = addresses,
                         Provider = options.Database,
                         ConnectionString = options.ConnectionString,
-                        ServerCpus = serversPinned ? serverCpus : null,
+                        ServerCpus = pinning.ServerCpus,
                         RepositoryRoot = root,
                     },
-                    stop.Token)
-                : await ServiceSession.ConnectAsync(addresses, stop.Token);
+                    Console.WriteLine,
+                    interruption.Token);
         }
-        catch (Exception e) when (e is LaunchException or OperationCanceledException)
+        catch (LaunchException e)
         {
             await Console.Error.WriteLineAsync(e.Message);
-            return Volatile.Read(ref _aborting) == 1 ? 130 : 2;
+            return ExitCodes.ServiceFailed;
+        }
+        catch (OperationCanceledException) when (interruption.Requested)
+        {
+            return interruption.ExitCode;
         }
 
-        try
+        await using (session)
         {
-            BenchmarkContext.ServiceProblem = _session.Problem;
-            if (pin && (OperatingSystem.IsLinux() || OperatingSystem.IsWindows()))
-            {
-                // The suite runs in this process (in-process toolchain), so pinning the process pins the client.
-                Process.GetCurrentProcess().ProcessorAffinity = 1;
-            }
+            AppDomain.CurrentDomain.ProcessExit += (_, _) => session.Kill();
+            // Stop the services at once: the cell running now fails fast, the ones left fail in their set-up, and the
+            // reports are written from what was measured.
+            using var onInterrupt = interruption.Token.Register(() => _ = session.StopAsync());
+            var suite = new SuiteRun(
+                new ClientOptions
+                {
+                    Addresses = addresses,
+                    TrustedCertificatePath = ProjectPaths.TrustedCertificate,
+                    HttpsUsesHttp2ForRestAndGraphQL = options.Http2,
+                },
+                protocol => interruption.Requested ? $"the run was interrupted ({interruption.Reason})" : session.Problem(protocol));
+            SuiteRun.Current = suite;
+            var client = pinning.PinClient();
 
             var run = new RunInfo
             {
                 Job = BenchConfig.Describe(options.Job),
-                Database = options.ExternalHost is null
-                    ? new DatabaseOptions { Provider = options.Database, ConnectionString = options.ConnectionString }.Describe()
-                    : "whatever the external services use",
-                Services = _session.Description,
-                Pinning = !pin
-                    ? options.NoPin ? "none (--no-pin)" : options.ExternalHost is not null ? "none (services on another machine)" : "none (fewer than 2 cores)"
-                    : serversPinned
-                        ? $"client (this process) on core 0; services on core{(serverCpus.Contains('-') ? "s" : "")} {serverCpus} (taskset -c {serverCpus})"
-                        : "client (this process) on core 0; services not pinned (no taskset)",
+                Database = session.Database?.Describe() ?? "whatever the external services use",
+                Services = session.Description,
+                Pinning = pinning.ServerCpus is null && pinning.ClientCpus is null ? pinning.Describe() : $"{pinning.Describe()}; the client runs on {client}",
                 HttpVersions = options.Http2
                     ? "REST and GraphQL: HTTP/1.1 over HTTP, h2 over HTTPS (--http2); gRPC: h2c over HTTP, h2 over HTTPS; one reused connection per client"
                     : "REST and GraphQL: HTTP/1.1 on both transports; gRPC: h2c (prior knowledge) over HTTP, h2 over HTTPS; one reused connection per client",
@@ -161,24 +144,18 @@ public static class BenchmarkCommand
 
             Console.WriteLine($"Pinning: {run.Pinning}");
             Console.WriteLine($"Job: {run.Job}. Results: {results}");
-            var progress = new ProgressReporter();
-            var config = BenchConfig.Create(options, results, pin, progress);
+            var config = BenchConfig.Create(options, results, pinning.ClientMask, suite.Wire, new ProgressReporter(suite.Wire));
             string[] benchmarkArgs = options.HasFilter ? [.. options.BenchmarkDotNetArgs] : [.. options.BenchmarkDotNetArgs, "--filter", "*"];
             var summaries = BenchmarkSwitcher.FromTypes(SuiteTypes).Run(benchmarkArgs, config).ToList();
 
-            return Report(summaries, options, run with { Finished = DateTimeOffset.Now }, results);
-        }
-        finally
-        {
-            if (Volatile.Read(ref _aborting) == 0)
-            {
-                await _session.StopAsync();
-                Console.WriteLine("Services stopped.");
-            }
+            var exit = Report(summaries, options, run with { Finished = DateTimeOffset.Now, Interrupted = interruption.Reason }, results, session, suite.Wire);
+            await session.StopAsync();
+            Console.WriteLine("Services stopped.");
+            return interruption.Requested ? interruption.ExitCode : exit;
         }
     }
 
-    private static int Report(IReadOnlyList<Summary> summaries, BenchOptions options, RunInfo run, string results)
+    private static int Report(IReadOnlyList<Summary> summaries, BenchOptions options, RunInfo run, string results, ServiceSession session, WireTally wire)
     {
         var problems = new List<string>();
         var reportFiles = new List<string>();
@@ -206,7 +183,7 @@ public static class BenchmarkCommand
             }
         }
 
-        var cells = CellResult.From(summaries);
+        var cells = CellResult.From(summaries, wire);
         var resultSet = new ResultSet(cells);
         var digest = new SummaryWriter(resultSet, run).Write(results, reportFiles);
         foreach (var file in new[] { SummaryWriter.MarkdownFile, SummaryWriter.HtmlFile })
@@ -217,22 +194,19 @@ public static class BenchmarkCommand
             }
         }
 
-        problems.AddRange(cells.Where(c => !c.Success).Select(c => $"failed: {c.Class}.{c.Method} {Names.Of(c.Protocol, c.Transport)}"));
-        problems.AddRange(cells.Where(c => c.Success && c.Wire is null).Select(c => $"no wire bytes: {c.Class}.{c.Method} {Names.Of(c.Protocol, c.Transport)}"));
+        problems.AddRange(cells.Where(c => !c.Success).Select(c => $"failed: {c.Scenario} {Display.Of(c.Protocol, c.Transport)}"));
+        problems.AddRange(cells.Where(c => c.Success && c.Wire is null).Select(c => $"no wire bytes: {c.Scenario} {Display.Of(c.Protocol, c.Transport)}"));
         if (!options.HasFilter)
         {
-            var measured = cells.Where(c => c.Success).Select(c => $"{c.Class}.{c.Method}.{c.Protocol}.{c.Transport}").ToHashSet();
-            problems.AddRange(ExpectedCells().Where(e => !measured.Contains(e)).Select(e => $"absent cell: {e}"));
+            var measured = cells.Where(c => c.Success).Select(c => (c.Scenario, c.Protocol, c.Transport)).ToHashSet();
+            problems.AddRange(ExpectedCells().Where(e => !measured.Contains(e)).Select(e => $"absent cell: {e.Scenario} {Display.Of(e.Protocol, e.Transport)}"));
         }
         else if (cells.Count == 0)
         {
             problems.Add("the filter matched no benchmark");
         }
 
-        if (_session?.Dead is { } dead)
-        {
-            problems.Insert(0, $"{dead.Spec.Name} exited (code {dead.ExitCode}) during the run; the results so far are in the reports");
-        }
+        problems.InsertRange(0, session.Deaths.Values.Select(death => $"{death}; the results so far are in the reports"));
 
         Console.WriteLine();
         Console.WriteLine(digest);
@@ -251,45 +225,15 @@ public static class BenchmarkCommand
             Console.Error.WriteLine($"  {problem}");
         }
 
-        return 1;
+        return session.Deaths.Count > 0 ? ExitCodes.ServiceFailed : ExitCodes.CheckFailed;
     }
 
-    /// <summary>Every cell of the full suite: class.method.protocol.transport.</summary>
-    public static IEnumerable<string> ExpectedCells() =>
-        from type in SuiteTypes
-        let protocols = ((ProtocolBenchmark)Activator.CreateInstance(type)!).Protocols
-        from method in type.GetMethods().Where(m => m.GetCustomAttribute<BenchmarkDotNet.Attributes.BenchmarkAttribute>() is not null)
-        from protocol in protocols
-        from transport in Names.Transports
-        select $"{type.Name}.{method.Name}.{protocol}.{transport}";
-
-    /// <summary>Ctrl+C and SIGTERM: stop the services, then exit with the signal's code. Runs once, off the signal thread.</summary>
-    private static void Abort(int exitCode, string why, CancellationTokenSource stop)
-    {
-        if (Interlocked.Exchange(ref _aborting, 1) == 1)
-        {
-            return;
-        }
-
-        new Thread(() =>
-        {
-            Console.Error.WriteLine($"\n{why}: stopping the services ...");
-            stop.Cancel();
-            try
-            {
-                _session?.StopAsync().Wait(TimeSpan.FromSeconds(40));
-                Console.Error.WriteLine(_session is null ? "Nothing was running yet." : "Services stopped.");
-            }
-            catch (Exception e)
-            {
-                Console.Error.WriteLine($"Stopping the services: {e.GetBaseException().Message}");
-                _session?.Kill();
-            }
-
-            Environment.Exit(exitCode);
-        })
-        { Name = "abort" }.Start();
-    }
+    /// <summary>Every cell of the full suite: each scenario on each protocol it applies to, over both transports.</summary>
+    public static IEnumerable<(Scenario Scenario, Protocol Protocol, Transport Transport)> ExpectedCells() =>
+        from scenario in Catalogue.All
+        from protocol in scenario.Protocols
+        from transport in Display.Transports
+        select (scenario, protocol, transport);
 
     private static IConfig InformationConfig() => ManualConfig.CreateEmpty().AddLogger(ConsoleLogger.Default);
 }

@@ -12,14 +12,16 @@ using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Toolchains.InProcess.Emit;
 using BenchmarkDotNet.Validators;
 using Perfolizer.Horology;
+using BenchmarkDotNet.Filters;
 using ProtocolBench.Benchmarks.Cli;
+using ProtocolBench.Benchmarks.Suite;
 
 namespace ProtocolBench.Benchmarks.Config;
 
 /// <summary>The one configuration of the suite: job, columns, exporters, toolchain.</summary>
 public static class BenchConfig
 {
-    public static IConfig Create(BenchOptions options, string resultsDirectory, bool pinClient, ProgressReporter progress)
+    public static IConfig Create(BenchOptions options, string resultsDirectory, long? affinity, WireTally wire, ProgressReporter progress)
     {
         var job = CreateJob(options.Job)
             // In-process: the services are separate processes started once by this program, which must own their
@@ -27,9 +29,9 @@ public static class BenchConfig
             // A child process per case (BenchmarkDotNet's default) would have neither, and would build a project per run.
             .WithToolchain(new InProcessEmitToolchain(TimeSpan.FromMinutes(15), logOutput: true))
             .AsDefault();
-        if (pinClient)
+        if (affinity is { } mask)
         {
-            job = job.WithAffinity(1);
+            job = job.WithAffinity((nint)mask);
         }
 
         var config = ManualConfig.CreateEmpty()
@@ -42,7 +44,7 @@ public static class BenchConfig
                 StatisticColumn.StdDev,
                 StatisticColumn.Iterations,
                 RatioToRestHttpColumn.Instance,
-                WireBytesColumn.Instance)
+                new WireBytesColumn(wire))
             .AddDiagnoser(new MemoryDiagnoser(new MemoryDiagnoserConfig(displayGenColumns: false)))
             .AddExporter(HtmlExporter.Default, MarkdownExporter.GitHub, CsvExporter.Default, JsonExporter.Full)
             .AddValidator(JitOptimizationsValidator.FailOnError, BaselineValidator.FailOnError, SetupCleanupValidator.FailOnError,
@@ -50,6 +52,8 @@ public static class BenchConfig
             .AddLogicalGroupRules(BenchmarkLogicalGroupRule.ByMethod)
             .WithOrderer(new DefaultOrderer(SummaryOrderPolicy.Declared, MethodOrderPolicy.Declared))
             .WithSummaryStyle(SummaryStyle.Default.WithTimeUnit(TimeUnit.Microsecond).WithMaxParameterColumnWidth(20))
+            // A scenario that exists on some protocols only (the binary files) has no case on the others.
+            .AddFilter(new SimpleFilter(c => Cell.ScenarioOf(c).AppliesTo(Cell.ProtocolOf(c))))
             .AddEventProcessor(progress)
             .WithArtifactsPath(resultsDirectory);
         config.AddLogger(options.Verbose ? ConsoleLogger.Default : new ErrorsOnlyConsoleLogger());

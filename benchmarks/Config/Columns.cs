@@ -32,10 +32,9 @@ public sealed class RatioToRestHttpColumn : IColumn
 
     public static BenchmarkCase? RestHttpCase(Summary summary, BenchmarkCase benchmarkCase) =>
         summary.BenchmarksCases.FirstOrDefault(c =>
-            c.Descriptor.Type == benchmarkCase.Descriptor.Type &&
-            c.Descriptor.WorkloadMethod.Name == benchmarkCase.Descriptor.WorkloadMethod.Name &&
-            (Protocol)c.Parameters["Protocol"] == Protocol.Rest &&
-            (Transport)c.Parameters["Transport"] == Transport.Http);
+            Cell.ScenarioOf(c) == Cell.ScenarioOf(benchmarkCase) &&
+            Cell.ProtocolOf(c) == Protocol.Rest &&
+            Cell.TransportOf(c) == Transport.Http);
 
     public string GetValue(Summary summary, BenchmarkCase benchmarkCase)
     {
@@ -55,10 +54,8 @@ public sealed class RatioToRestHttpColumn : IColumn
 }
 
 /// <summary>Bytes at the client's socket per operation (request + response), measured in GlobalSetup.</summary>
-public sealed class WireBytesColumn : IColumn
+public sealed class WireBytesColumn(WireTally wire) : IColumn
 {
-    public static readonly WireBytesColumn Instance = new();
-
     public string Id => "WireBytesPerOp";
 
     public string ColumnName => "Wire bytes/op";
@@ -78,7 +75,7 @@ public sealed class WireBytesColumn : IColumn
         "averaged over serial operations on a warm connection: connection setup excluded";
 
     public string GetValue(Summary summary, BenchmarkCase benchmarkCase) =>
-        BenchmarkContext.Wire.Find(benchmarkCase) is { } sample ? sample.TotalPerOp.ToString("N0") : "?";
+        wire.Find(benchmarkCase) is { } sample ? sample.TotalPerOp.ToString("N0") : "?";
 
     public string GetValue(Summary summary, BenchmarkCase benchmarkCase, SummaryStyle style) => GetValue(summary, benchmarkCase);
 

@@ -3,14 +3,13 @@ using BenchmarkDotNet.EventProcessors;
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
 using BenchmarkDotNet.Validators;
-using ProtocolBench.Benchmarks.Reporting;
+using ProtocolBench.Lab;
 using ProtocolBench.Benchmarks.Suite;
-using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Benchmarks.Config;
 
 /// <summary>One line per cell with its median and the time left, instead of BenchmarkDotNet's per-iteration output.</summary>
-public sealed class ProgressReporter : EventProcessor
+public sealed class ProgressReporter(WireTally wire) : EventProcessor
 {
     private readonly Stopwatch _run = new();
     private readonly Stopwatch _cell = new();
@@ -32,30 +31,23 @@ public sealed class ProgressReporter : EventProcessor
 
     public override void OnStartRunBenchmarksInType(Type type, IReadOnlyList<BenchmarkCase> benchmarks)
     {
-        var methods = benchmarks.Select(b => b.Descriptor.WorkloadMethod.Name).Distinct();
+        var scenarios = benchmarks.Select(Cell.ScenarioOf).Distinct();
         Console.WriteLine();
-        Console.WriteLine($"== {type.Name}: {benchmarks.Count} cells ({string.Join(", ", methods)})");
+        Console.WriteLine($"== {type.Name}: {benchmarks.Count} cells ({string.Join(", ", scenarios)})");
         _group.Restart();
     }
 
-    public override void OnStartRunBenchmark(BenchmarkCase benchmarkCase)
-    {
-        BenchmarkContext.CurrentCase = benchmarkCase;
-        _cell.Restart();
-    }
+    public override void OnStartRunBenchmark(BenchmarkCase benchmarkCase) => _cell.Restart();
 
     public override void OnEndRunBenchmark(BenchmarkCase benchmarkCase, BenchmarkReport report)
     {
-        BenchmarkContext.CurrentCase = null;
         _done++;
-        var protocol = (Protocol)benchmarkCase.Parameters["Protocol"];
-        var transport = (Transport)benchmarkCase.Parameters["Transport"];
-        var name = $"{benchmarkCase.Descriptor.WorkloadMethod.Name,-15} {Names.Of(protocol),-7} {Names.Of(transport),-5}";
+        var name = $"{Cell.ScenarioOf(benchmarkCase).Name,-15} {Display.Of(Cell.ProtocolOf(benchmarkCase)),-7} {Display.Of(Cell.TransportOf(benchmarkCase)),-5}";
         string outcome;
         if (report.Success && report.ResultStatistics is { } stats)
         {
-            var wire = BenchmarkContext.Wire.Find(benchmarkCase) is { } w ? $"{w.TotalPerOp,12:N0} B/op" : "";
-            outcome = $"median {Format.Time(stats.Median),10}  {wire}";
+            var bytes = wire.Find(benchmarkCase) is { } w ? $"{w.TotalPerOp,12:N0} B/op" : "";
+            outcome = $"median {Format.Time(stats.Median),10}  {bytes}";
         }
         else
         {

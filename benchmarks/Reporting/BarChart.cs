@@ -1,6 +1,8 @@
 using System.Globalization;
 using System.Net;
 using System.Text;
+using ProtocolBench.Lab;
+using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Benchmarks.Reporting;
@@ -17,17 +19,10 @@ public static class BarChart
     private const int BarGap = 2;
     private const int GroupGap = 16;
 
-    private static readonly Dictionary<Protocol, string> Colors = new()
-    {
-        [Protocol.Rest] = "#1f77b4",
-        [Protocol.Grpc] = "#2ca02c",
-        [Protocol.GraphQL] = "#d62728",
-    };
-
     public static string Svg(ResultSet results)
     {
-        var scenarios = Scenario.All.Where(results.Has).ToList();
-        var bars = Names.Transports.SelectMany(t => Names.Protocols.Select(p => (p, t))).ToList();
+        var scenarios = Catalogue.All.Where(results.Has).ToList();
+        var bars = Display.Columns().ToList();
         var groupHeight = bars.Count * (BarHeight + BarGap);
         var height = 40 + scenarios.Count * (groupHeight + GroupGap);
         var width = LabelWidth + BarArea + 90;
@@ -39,15 +34,15 @@ public static class BarChart
         var x = LabelWidth;
         foreach (var (protocol, transport) in bars)
         {
-            svg.Append(CultureInfo.InvariantCulture, $"<rect x=\"{x}\" y=\"8\" width=\"12\" height=\"10\" fill=\"{Colors[protocol]}\" fill-opacity=\"{Opacity(transport)}\"/>");
-            svg.Append(CultureInfo.InvariantCulture, $"<text x=\"{x + 16}\" y=\"17\">{Names.Of(protocol, transport)}</text>\n");
+            svg.Append(CultureInfo.InvariantCulture, $"<rect x=\"{x}\" y=\"8\" width=\"12\" height=\"10\" fill=\"{Display.Colour(protocol)}\" fill-opacity=\"{Opacity(transport)}\"/>");
+            svg.Append(CultureInfo.InvariantCulture, $"<text x=\"{x + 16}\" y=\"17\">{Display.Of(protocol, transport)}</text>\n");
             x += 80;
         }
 
         var y = 40;
         foreach (var scenario in scenarios)
         {
-            var cells = bars.Select(b => results.Find(scenario, b.p, b.t)).ToList();
+            var cells = bars.Select(b => results.Find(scenario, b.Protocol, b.Transport)).ToList();
             var max = cells.Where(c => c is not null).Select(c => c!.Median).DefaultIfEmpty(1).Max();
             svg.Append(CultureInfo.InvariantCulture,
                 $"<text x=\"{LabelWidth - 10}\" y=\"{y + groupHeight / 2 + 4}\" text-anchor=\"end\" font-weight=\"600\">{WebUtility.HtmlEncode(scenario.Short)}</text>\n");
@@ -62,7 +57,7 @@ public static class BarChart
 
                 var length = Math.Max(1, cell.Median / max * BarArea);
                 svg.Append(CultureInfo.InvariantCulture,
-                    $"<rect x=\"{LabelWidth}\" y=\"{barY}\" width=\"{length:0.0}\" height=\"{BarHeight}\" fill=\"{Colors[bars[i].p]}\" fill-opacity=\"{Opacity(bars[i].t)}\"><title>{Names.Of(bars[i].p, bars[i].t)}: {Format.Time(cell.Median)}</title></rect>");
+                    $"<rect x=\"{LabelWidth}\" y=\"{barY}\" width=\"{length:0.0}\" height=\"{BarHeight}\" fill=\"{Display.Colour(bars[i].Protocol)}\" fill-opacity=\"{Opacity(bars[i].Transport)}\"><title>{Display.Of(bars[i].Protocol, bars[i].Transport)}: {Format.Time(cell.Median)}</title></rect>");
                 svg.Append(CultureInfo.InvariantCulture, $"<text x=\"{LabelWidth + length + 4:0.0}\" y=\"{barY + 9}\">{Format.Time(cell.Median)}</text>\n");
             }
 

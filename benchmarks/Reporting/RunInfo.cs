@@ -1,5 +1,4 @@
-using System.Runtime;
-using System.Runtime.InteropServices;
+using ProtocolBench.Lab;
 
 namespace ProtocolBench.Benchmarks.Reporting;
 
@@ -22,32 +21,11 @@ public sealed record RunInfo
 
     public DateTimeOffset Finished { get; init; }
 
-    public string Machine { get; init; } = DescribeMachine();
+    /// <summary>Why the run stopped early (Ctrl+C, SIGTERM), or null when it ran to the end.</summary>
+    public string? Interrupted { get; init; }
 
-    public string OperatingSystem { get; init; } = RuntimeInformation.OSDescription;
-
-    public string Runtime { get; init; } =
-        $"{RuntimeInformation.FrameworkDescription} {RuntimeInformation.ProcessArchitecture}, " +
-        $"{(GCSettings.IsServerGC ? "server" : "workstation")} GC in the client";
+    public MachineInfo Machine { get; init; } = MachineInfo.Current();
 
     public string BenchmarkDotNet { get; init; } =
         typeof(BenchmarkDotNet.Running.BenchmarkSwitcher).Assembly.GetName().Version?.ToString(3) ?? "?";
-
-    public static string DescribeMachine()
-    {
-        var cpu = "unknown CPU";
-        try
-        {
-            if (File.Exists("/proc/cpuinfo"))
-            {
-                cpu = File.ReadLines("/proc/cpuinfo").FirstOrDefault(l => l.StartsWith("model name", StringComparison.Ordinal))?.Split(':', 2)[1].Trim() ?? cpu;
-            }
-        }
-        catch (IOException)
-        {
-        }
-
-        var memory = GC.GetGCMemoryInfo().TotalAvailableMemoryBytes / (1024.0 * 1024 * 1024);
-        return $"{cpu}, {Environment.ProcessorCount} logical cores, {memory:0} GiB RAM, {Environment.MachineName}";
-    }
 }

@@ -1,6 +1,8 @@
 using System.Globalization;
 using System.Net;
 using System.Text;
+using ProtocolBench.Lab;
+using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Benchmarks.Reporting;
@@ -18,7 +20,7 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
         var table = new Table(
             "Scenario", "REST HTTP ms (paper)", "gRPC HTTP ms (paper)", "REST HTTPS ms (paper)", "gRPC HTTPS ms (paper)",
             "GraphQL HTTP ms", "GraphQL HTTPS ms", "Fastest on HTTP", "Fastest on HTTPS");
-        foreach (var scenario in Scenario.All.Where(results.Has))
+        foreach (var scenario in Catalogue.All.Where(results.Has))
         {
             var http = results.WinnerOf(scenario, Transport.Http);
             var https = results.WinnerOf(scenario, Transport.Https);
@@ -56,7 +58,7 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
         var table = new Table("Scenario", "Paper, no TLS", "Ours, no TLS", "Same?", "Paper, TLS", "Ours, TLS", "Same?");
         int reproduced = 0, compared = 0;
         var which = new List<string>();
-        foreach (var scenario in Scenario.All.Where(s => s.Paper is not null && results.Has(s)))
+        foreach (var scenario in Catalogue.All.Where(s => s.Paper is not null && results.Has(s)))
         {
             var paper = scenario.Paper!;
             var cells = new List<TableCell> { scenario.Label };
@@ -99,14 +101,14 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
     public Table CellTable()
     {
         var table = new Table("Operation", "Protocol", "Transport", "Median", "Mean", "P95", "Ratio to REST HTTP", "Allocated/op", "Wire bytes/op");
-        foreach (var scenario in Scenario.All.Where(results.Has))
+        foreach (var scenario in Catalogue.All.Where(results.Has))
         {
             var restHttp = results.Find(scenario, Protocol.Rest, Transport.Http);
-            foreach (var transport in Names.Transports)
+            foreach (var transport in Display.Transports)
             {
-                foreach (var protocol in Names.Protocols)
+                foreach (var protocol in Display.Protocols)
                 {
-                    var cell = results.Cells.FirstOrDefault(c => c.Class == scenario.Class && c.Method == scenario.Method && c.Protocol == protocol && c.Transport == transport);
+                    var cell = results.Cells.FirstOrDefault(c => c.Scenario == scenario && c.Protocol == protocol && c.Transport == transport);
                     if (cell is null)
                     {
                         continue;
@@ -114,14 +116,14 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
 
                     if (!cell.Success)
                     {
-                        table.Add(scenario.Short, Names.Of(protocol), Names.Of(transport), new TableCell("FAILED", true), "", "", "", "", "");
+                        table.Add(scenario.Short, Display.Of(protocol), Display.Of(transport), new TableCell("FAILED", true), "", "", "", "", "");
                         continue;
                     }
 
                     table.Add(
                         scenario.Short,
-                        Names.Of(protocol),
-                        Names.Of(transport),
+                        Display.Of(protocol),
+                        Display.Of(transport),
                         Format.Time(cell.Median),
                         Format.Time(cell.Mean),
                         Format.Time(cell.P95),
@@ -137,10 +139,10 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
 
     public Table FloorTable()
     {
-        var floor = Scenario.All[0];
-        var table = new Table(["Operation ÷ floor", .. Columns().Select(c => Names.Of(c.Protocol, c.Transport))]);
+        var floor = Catalogue.Floor;
+        var table = new Table(["Operation ÷ floor", .. Columns().Select(c => Display.Of(c.Protocol, c.Transport))]);
         table.Add(["Floor median", .. Columns().Select(c => (TableCell)(results.Find(floor, c.Protocol, c.Transport) is { } f ? Format.Time(f.Median) : "–"))]);
-        foreach (var scenario in Scenario.All.Skip(1).Where(results.Has))
+        foreach (var scenario in Catalogue.All.Where(s => s != Catalogue.Floor && results.Has(s)))
         {
             table.Add([scenario.Short, .. Columns().Select(c =>
             {
@@ -155,8 +157,8 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
 
     public Table WireTable()
     {
-        var table = new Table(["Operation (bytes/op; × REST on the same transport)", .. Columns().Select(c => Names.Of(c.Protocol, c.Transport))]);
-        foreach (var scenario in Scenario.All.Where(results.Has))
+        var table = new Table(["Operation (bytes/op; × REST on the same transport)", .. Columns().Select(c => Display.Of(c.Protocol, c.Transport))]);
+        foreach (var scenario in Catalogue.All.Where(results.Has))
         {
             table.Add([scenario.Short, .. Columns().Select(c =>
             {
@@ -171,16 +173,16 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
             })]);
         }
 
-        var floor = Scenario.All[0];
+        var floor = Catalogue.Floor;
         table.Add(["Connection setup, once per connection", .. Columns().Select(c =>
             (TableCell)(results.Find(floor, c.Protocol, c.Transport)?.Wire?.ConnectionSetup is { } setup ? Format.Bytes(setup) : "–"))]);
         return table;
     }
 
     public Table EnvironmentTable() => new Table("", "")
-        .Add("Machine", run.Machine)
-        .Add("Operating system", run.OperatingSystem)
-        .Add("Runtime", run.Runtime)
+        .Add("Machine", run.Machine.Describe())
+        .Add("Operating system", run.Machine.OperatingSystem)
+        .Add("Runtime", run.Machine.Runtime)
         .Add("BenchmarkDotNet", $"{run.BenchmarkDotNet}, in-process toolchain (client), services as separate processes")
         .Add("Services", run.Services)
         .Add("Database", run.Database)
@@ -198,9 +200,10 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
         var (verdicts, reproduced, compared, which) = VerdictTable();
         var measured = results.Cells.Count(c => c.Success);
         var failed = results.Cells.Count(c => !c.Success);
-        var headline = $"{measured} cells measured{(failed > 0 ? $", {failed} FAILED" : "")}; job {run.Job}.";
+        var headline = $"{measured} cells measured{(failed > 0 ? $", {failed} FAILED" : "")}; job {run.Job}." +
+                       (run.Interrupted is { } why ? $" Interrupted ({why}): partial results." : "");
         var verdictLine = compared == 0
-            ? results.Has(Scenario.All.First(s => s.Paper is not null))
+            ? results.Has(Catalogue.All.First(s => s.Paper is not null))
                 ? "No verdict of the paper could be compared: this job has too few samples per cell to test a difference (use the default job or --job short)."
                 : "No verdict of the paper could be compared (REST and gRPC cells of scenarios I–VII are missing)."
             : $"We reproduce {reproduced} of the paper's {compared} verdicts{(which.Count > 0 ? ": " + string.Join("; ", which) : "")}.";
@@ -209,7 +212,7 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
         {
             ("Environment", "", EnvironmentTable(), null),
             ("Medians beside the paper",
-                "Our medians in milliseconds, laid out like Bolanowski et al. 2022 (SPEC §9); the paper's medians in parentheses " +
+                "Our medians in milliseconds, laid out like Bolanowski et al. 2022 (docs/methodology.md, \"The papers\"); the paper's medians in parentheses " +
                 "(two machines on a LAN, JMeter, 1 request/s). Bold: the fastest protocol on that transport. \"Fastest\" names the " +
                 "winner, its margin over the runner-up and whether the difference is statistically significant (α = 0.05).",
                 paper, null),
@@ -239,7 +242,7 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
             "and last element); full responses (SHA-256 of the files, every author against the seed) are verified once per cell before timing.",
             "Client and services run on one machine over loopback unless --external was used; the paper used two machines over a LAN, " +
             "so our absolute times are lower and the protocol overheads weigh relatively more.",
-            "Significance: Mann–Whitney U on the per-iteration means for 5+ iterations, Welch's t-test for 2–4; none for a smoke run.",
+            "Significance: Mann–Whitney U on the per-iteration means for 5+ iterations, Welch's t-test for 2–4 (Perfolizer); none for a smoke run.",
             "Authors created by \"Create author\" are deleted after each cell.",
             "Where the three services differ (everything else is the same code in Shared.Domain, the same validation and the same " +
             "single SQL query per read): GraphQL POSTs a query document on every call, so its requests are larger; GraphQL is served " +
@@ -334,8 +337,7 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
         return $"{paper.ToText()}\n{headline}\n{verdictLine}\n";
     }
 
-    private static IEnumerable<(Protocol Protocol, Transport Transport)> Columns() =>
-        Names.Transports.SelectMany(t => Names.Protocols.Select(p => (p, t)));
+    private static IEnumerable<(Protocol Protocol, Transport Transport)> Columns() => Display.Columns();
 
     private static string Describe(Winner? winner)
     {
@@ -345,7 +347,7 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
         }
 
         var significance = winner.Significance.P is null ? "untested" : winner.Significance.IsSignificant ? Format.P(winner.Significance.P.Value) : $"not significant, {Format.P(winner.Significance.P.Value)}";
-        return $"{Names.Of(winner.Fastest.Protocol)} by {winner.Margin.ToString("P0", Invariant)} over {Names.Of(winner.RunnerUp.Protocol)} ({significance})";
+        return $"{Display.Of(winner.Fastest.Protocol)} by {winner.Margin.ToString("P0", Invariant)} over {Display.Of(winner.RunnerUp.Protocol)} ({significance})";
     }
 
     private static string ShortTest(Significance significance) =>

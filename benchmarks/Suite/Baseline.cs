@@ -1,5 +1,5 @@
 using System.Net;
-using BenchmarkDotNet.Attributes;
+using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Shared.Clients;
 using ProtocolBench.Shared.Hosting;
 
@@ -15,23 +15,24 @@ public class Baseline : ProtocolBenchmark
     private readonly WireCounter _wire = new();
     private HttpClient _http = null!;
 
+    protected override ScenarioGroup Group => ScenarioGroup.Baseline;
+
     protected override WireCounter Wire => _wire;
 
-    [Benchmark]
-    public async Task<byte[]> Floor()
+    protected override async Task<object> CallAsync(string marker)
     {
         using var response = await _http.GetAsync("baseline", HttpCompletionOption.ResponseHeadersRead);
         if (response.StatusCode != HttpStatusCode.OK)
         {
-            throw Expect.Wrong("GET /baseline", $"HTTP {(int)response.StatusCode}");
+            throw Checks.Wrong("GET /baseline", $"HTTP {(int)response.StatusCode}");
         }
 
-        return Expect.Bytes(await response.Content.ReadAsByteArrayAsync(), Expected, "GET /baseline");
+        return Checks.Bytes(await response.Content.ReadAsByteArrayAsync(), Expected, "GET /baseline");
     }
 
     protected override Task ConnectAsync()
     {
-        var options = BenchmarkContext.ClientOptions;
+        var options = Run.ClientOptions;
         var http2 = Protocol == Protocol.Grpc || (Transport == Transport.Https && options.HttpsUsesHttp2ForRestAndGraphQL);
         _http = new HttpClient(ClientHandlers.Create(options, _wire), disposeHandler: true)
         {
@@ -51,10 +52,10 @@ public class Baseline : ProtocolBenchmark
 
     protected override async Task VerifyAsync()
     {
-        var body = await Floor();
+        var body = (byte[])await CallAsync("");
         if (!body.AsSpan().SequenceEqual(Expected))
         {
-            throw Expect.Wrong("GET /baseline", "body differs from the fixed bytes");
+            throw Checks.Wrong("GET /baseline", "body differs from the fixed bytes");
         }
     }
 }

@@ -1,4 +1,6 @@
 using System.Globalization;
+using ProtocolBench.Lab.Scenarios;
+using ProtocolBench.Lab;
 using ProtocolBench.Shared.Clients;
 using Spectre.Console;
 
@@ -20,7 +22,7 @@ public static class ConsoleReport
             foreach (var c in r.Users)
             {
                 table.AddRow(
-                    c.Scenario, c.Users.ToString(CultureInfo.InvariantCulture), ServiceSession.Name(c.Protocol), c.Transport.ToString().ToUpperInvariant(),
+                    c.Scenario, c.Users.ToString(CultureInfo.InvariantCulture), Display.Of(c.Protocol), Display.Of(c.Transport),
                     F(c.RequestsPerSecond, 0), F(c.Latency.MeanMs), F(c.Latency.P50Ms), F(c.Latency.P95Ms), F(c.Latency.P99Ms), F(c.Latency.MaxMs),
                     F(c.MegabytesReceived), F(c.MegabytesSent),
                     Markup.Escape(c.Status == UserCell.Complete ? c.Books.ErrorText : $"{c.Books.ErrorText} ({c.Status})"));
@@ -39,7 +41,7 @@ public static class ConsoleReport
 
             foreach (var c in r.Paced)
             {
-                table.AddRow(c.Scenario, ServiceSession.Name(c.Protocol), c.Transport.ToString().ToUpperInvariant(), F(c.Rate), c.Books.Issued.ToString(CultureInfo.InvariantCulture),
+                table.AddRow(c.Scenario, Display.Of(c.Protocol), Display.Of(c.Transport), F(c.Rate), c.Books.Issued.ToString(CultureInfo.InvariantCulture),
                     F(c.MedianMs), F(c.MeanMs), F(c.P95Ms), F(c.MinMs), F(c.MaxMs), Markup.Escape(c.Status == UserCell.Complete ? c.Books.ErrorText : $"{c.Books.ErrorText} ({c.Status})"));
             }
 

@@ -1,5 +1,8 @@
 using System.Globalization;
 using System.Text;
+using ProtocolBench.Lab.Services;
+using ProtocolBench.Lab.Scenarios;
+using ProtocolBench.Lab;
 using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.LoadTests.Reports;
@@ -64,12 +67,12 @@ public static class MarkdownReport
         var top = measured.Max(c => c.Users);
         var combos = measured.Select(c => (c.Protocol, c.Transport)).Distinct().Order().ToList();
         var md = new StringBuilder();
-        md.AppendLine($"| requests/s at {top} users | " + string.Join(" | ", combos.Select(k => SvgChart.Label(k.Protocol, k.Transport))) + " |");
+        md.AppendLine($"| requests/s at {top} users | " + string.Join(" | ", combos.Select(k => Display.Of(k.Protocol, k.Transport))) + " |");
         md.AppendLine("|---|" + string.Concat(combos.Select(_ => "---:|")));
         foreach (var scenario in measured.Select(c => c.Scenario).Distinct())
         {
             var row = combos.Select(k => measured.FirstOrDefault(c => c.Scenario == scenario && c.Users == top && (c.Protocol, c.Transport) == k));
-            md.AppendLine($"| {Scenarios.Find(scenario).Title} | " + string.Join(" | ", row.Select(c => c is null ? "–" : Bold(c, measured, top))) + " |");
+            md.AppendLine($"| {Scenarios.Named(scenario).Label} | " + string.Join(" | ", row.Select(c => c is null ? "–" : Bold(c, measured, top))) + " |");
         }
 
         return md.ToString();
@@ -87,11 +90,11 @@ public static class MarkdownReport
         var s = r.Settings;
         md.AppendLine("## Setup").AppendLine();
         md.AppendLine("| | |").AppendLine("|---|---|");
-        md.AppendLine($"| machine | {r.Machine.Cores} cores ({r.Machine.Cpu}), {r.Machine.MemoryGiB:0.#} GiB, {r.Machine.Os}, {r.Machine.Runtime} |");
+        md.AppendLine($"| machine | {r.Machine.Host.Describe()}, {r.Machine.Host.OperatingSystem}, {r.Machine.Host.Runtime} |");
         md.AppendLine($"| pinning | driver: {r.Machine.DriverCpus}; services: {r.Machine.ServerCpus} |");
         md.AppendLine($"| services | {s.Services} |");
         md.AppendLine($"| database | {s.Database} |");
-        md.AppendLine($"| protocols | {string.Join(", ", s.Protocols.Select(ServiceSession.Name))} over {string.Join(", ", s.Transports.Select(t => t.ToString().ToUpperInvariant()))}; {s.HttpVersions} |");
+        md.AppendLine($"| protocols | {string.Join(", ", s.Protocols.Select(Display.Of))} over {string.Join(", ", s.Transports.Select(t => t.ToString().ToUpperInvariant()))}; {s.HttpVersions} |");
         if (r.Users.Count > 0)
         {
             md.AppendLine($"| virtual users | {string.Join(", ", s.Users)} users × {s.RequestsPerUser} requests each, back to back, no think time; scenarios {string.Join(", ", s.UserScenarios)} |");
@@ -167,12 +170,12 @@ public static class MarkdownReport
         md.AppendLine("Bold: the best of its transport.").AppendLine();
         foreach (var scenario in r.Users.Select(c => c.Scenario).Distinct())
         {
-            md.AppendLine($"### {Scenarios.Find(scenario).Title}").AppendLine();
+            md.AppendLine($"### {Scenarios.Named(scenario).Label}").AppendLine();
             md.AppendLine("| users | protocol | transport | conns | req/s | mean ms | p50 | p95 | p99 | max | MB in | MB out | KB/req in | KB/req out | errors | status |");
             md.AppendLine("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|");
             foreach (var c in r.Users.Where(c => c.Scenario == scenario))
             {
-                md.AppendLine($"| {c.Users} | {ServiceSession.Name(c.Protocol)} | {c.Transport.ToString().ToUpperInvariant()} | {c.Connections} | {F(c.RequestsPerSecond, 0)} | " +
+                md.AppendLine($"| {c.Users} | {Display.Of(c.Protocol)} | {Display.Of(c.Transport)} | {c.Connections} | {F(c.RequestsPerSecond, 0)} | " +
                               $"{F(c.Latency.MeanMs)} | {F(c.Latency.P50Ms)} | {F(c.Latency.P95Ms)} | {F(c.Latency.P99Ms)} | {F(c.Latency.MaxMs)} | " +
                               $"{F(c.MegabytesReceived)} | {F(c.MegabytesSent)} | {F(c.KilobytesPerRequestReceived)} | {F(c.KilobytesPerRequestSent)} | " +
                               $"{c.Books.ErrorText} | {c.Status} |");
@@ -193,7 +196,7 @@ public static class MarkdownReport
         md.AppendLine("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|");
         foreach (var c in r.Paced)
         {
-            md.AppendLine($"| {Scenarios.Find(c.Scenario).Title} | {ServiceSession.Name(c.Protocol)} | {c.Transport.ToString().ToUpperInvariant()} | {c.Rate:0.##} | {c.Books.Issued} | " +
+            md.AppendLine($"| {Scenarios.Named(c.Scenario).Label} | {Display.Of(c.Protocol)} | {Display.Of(c.Transport)} | {c.Rate:0.##} | {c.Books.Issued} | " +
                           $"**{F(c.MedianMs)}** | {F(c.MeanMs)} | {F(c.P95Ms)} | {F(c.MinMs)} | {F(c.MaxMs)} | {F(c.MaxLateMs)} | {c.Books.ErrorText} | {c.Status} |");
         }
 

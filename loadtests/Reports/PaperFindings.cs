@@ -1,10 +1,12 @@
 using System.Globalization;
+using ProtocolBench.Lab.Scenarios;
+using ProtocolBench.Lab;
 using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.LoadTests.Reports;
 
 /// <summary>
-/// SPEC §9's findings beside our numbers. A claimed factor ("2× faster") counts as reproduced when ours is at least
+/// The papers' findings (docs/methodology.md, "The papers") beside our numbers. A claimed factor ("2× faster") counts as reproduced when ours is at least
 /// two thirds of it, "direction only" when the order holds but the factor does not, "not reproduced" otherwise.
 /// Absolute figures differ by design (their LAN and k6/JMeter, our loopback and two cores); orders and ratios can be compared.
 /// </summary>
@@ -17,19 +19,6 @@ public static class PaperFindings
 
     private const string Sliwa = "Śliwa & Pańczyk 2021";
     private const string Bolanowski = "Bolanowski et al. 2022";
-
-    /// <summary>Bolanowski's medians in ms: (REST HTTP, gRPC HTTP, REST HTTPS, gRPC HTTPS), and the winners of their Table 1.</summary>
-    public static readonly IReadOnlyDictionary<string, (int RestHttp, int GrpcHttp, int RestHttps, int GrpcHttps, string Http, string Https)> BolanowskiMedians =
-        new Dictionary<string, (int, int, int, int, string, string)>
-        {
-            ["I"] = (4, 8, 22, 21, "REST", "both"),
-            ["II"] = (57, 68, 76, 82, "REST", "both"),
-            ["III"] = (3, 7, 22, 21, "REST", "REST"),
-            ["IV"] = (8, 12, 27, 25, "REST", "both"),
-            ["V"] = (3, 8, 22, 21, "REST", "both"),
-            ["VI"] = (57, 53, 75, 66, "both", "gRPC"),
-            ["VII"] = (416, 361, 473, 370, "gRPC", "gRPC"),
-        };
 
     public static IReadOnlyList<Finding> Compare(IReadOnlyList<UserCell> users, IReadOnlyList<PacedCell> paced)
     {
@@ -64,7 +53,7 @@ public static class PaperFindings
         }
 
         var best = row.MaxBy(c => c.RequestsPerSecond)!;
-        return new(Sliwa, Claim(claim, transport), $"{Throughputs(row)} at {atUsers} users; best {ServiceSession.Name(best.Protocol)}",
+        return new(Sliwa, Claim(claim, transport), $"{Throughputs(row)} at {atUsers} users; best {Display.Of(best.Protocol)}",
             Qualified(best.Protocol == Protocol.GraphQL ? Reproduced : NotReproduced, atUsers, 50));
     }
 
@@ -124,7 +113,7 @@ public static class PaperFindings
             if (row.FirstOrDefault(c => c.Protocol == protocol) is { } other)
             {
                 var ratio = rest.RequestsPerSecond / other.RequestsPerSecond;
-                parts.Add($"{ServiceSession.Name(protocol)} {other.RequestsPerSecond:F0} ({ratio:F2}×, claimed {factor:F0}×)");
+                parts.Add($"{Display.Of(protocol)} {other.RequestsPerSecond:F0} ({ratio:F2}×, claimed {factor:F0}×)");
                 verdicts.Add(Factor(ratio, factor));
             }
         }
@@ -179,7 +168,7 @@ public static class PaperFindings
         var share = Math.Min(fastest, lowest) / (double)groups.Count;
         var verdict = share >= 2.0 / 3 ? Reproduced : share >= 1.0 / 3 ? DirectionOnly : NotReproduced;
         var winners = string.Join(", ", groups.GroupBy(g => g.MaxBy(c => c.RequestsPerSecond)!.Protocol)
-            .Select(w => $"{ServiceSession.Name(w.Key)} {w.Count()}"));
+            .Select(w => $"{Display.Of(w.Key)} {w.Count()}"));
         return new(Sliwa, claim, $"REST best throughput in {fastest} of {groups.Count} cells, lowest p50 in {lowest}; best throughput by protocol: {winners}", verdict);
     }
 
@@ -187,8 +176,8 @@ public static class PaperFindings
     {
         foreach (var group in paced.Where(c => c.Measured && double.IsFinite(c.MedianMs)).GroupBy(c => (c.Scenario, c.Transport)))
         {
-            var scenario = Scenarios.Find(group.Key.Scenario);
-            if (scenario.Bolanowski is not { } number || !BolanowskiMedians.TryGetValue(number, out var theirs))
+            var scenario = Scenarios.Named(group.Key.Scenario);
+            if (scenario is not { Bolanowski: { } number, Paper: { } paper })
             {
                 continue;
             }
@@ -196,25 +185,24 @@ public static class PaperFindings
             var rest = group.FirstOrDefault(c => c.Protocol == Protocol.Rest);
             var grpc = group.FirstOrDefault(c => c.Protocol == Protocol.Grpc);
             var graphql = group.FirstOrDefault(c => c.Protocol == Protocol.GraphQL);
-            var https = group.Key.Transport == Transport.Https;
-            var (theirRest, theirGrpc, theirWinner) = https ? (theirs.RestHttps, theirs.GrpcHttps, theirs.Https) : (theirs.RestHttp, theirs.GrpcHttp, theirs.Http);
-            var claim = $"paced {number} {scenario.Title}, {(https ? "HTTPS" : "HTTP")}: medians REST {theirRest} ms, gRPC {theirGrpc} ms → {theirWinner}";
+            var (theirRest, theirGrpc, theirWinner) = paper.On(group.Key.Transport);
+            var claim = $"paced {number} {scenario.Label}, {Display.Of(group.Key.Transport)}: medians REST {theirRest} ms, gRPC {theirGrpc} ms → {theirWinner}";
             if (rest is null || grpc is null)
             {
                 yield return new(Bolanowski, claim, "", NotMeasured);
                 continue;
             }
 
-            var ours = Winner(rest.MedianMs, grpc.MedianMs);
+            var ours = Verdict.Of(Side(rest), Side(grpc));
             var text = $"REST {rest.MedianMs:F2} ms, gRPC {grpc.MedianMs:F2} ms" +
-                       (graphql is null ? "" : $", GraphQL {graphql.MedianMs:F2} ms") + $" → {ours}";
-            yield return new(Bolanowski, claim, text, ours == theirWinner ? Reproduced : NotReproduced);
+                       (graphql is null ? "" : $", GraphQL {graphql.MedianMs:F2} ms") + $" → {ours.Says} ({ours.Significance})";
+            yield return new(Bolanowski, claim, text, !ours.Decided ? NotMeasured : ours.Says == theirWinner ? Reproduced : NotReproduced);
         }
     }
 
-    /// <summary>The faster of two medians; within 10% of each other they are "both", as the paper's 22 vs 21 ms.</summary>
-    public static string Winner(double rest, double grpc) =>
-        Math.Abs(rest - grpc) <= 0.1 * Math.Min(rest, grpc) ? "both" : rest < grpc ? "REST" : "gRPC";
+    /// <summary>A paced cell as one side of a verdict: its median and the latency of every successful request.</summary>
+    private static (string, double, IReadOnlyList<double>) Side(PacedCell cell) =>
+        (Display.Of(cell.Protocol), cell.MedianMs, cell.Samples.Where(s => s.Outcome == OutcomeKind.Ok).Select(s => s.LatencyMs).ToList());
 
     private static string Factor(double ratio, double claimed) =>
         ratio >= claimed * 2 / 3 ? Reproduced : ratio > 1 ? DirectionOnly : NotReproduced;
@@ -241,7 +229,7 @@ public static class PaperFindings
         cells.FirstOrDefault(c => c.Scenario == scenario && c.Protocol == protocol && c.Transport == transport && c.Users == users);
 
     private static string Throughputs(IEnumerable<UserCell> row) =>
-        string.Join(", ", row.OrderBy(c => c.Protocol).Select(c => $"{ServiceSession.Name(c.Protocol)} {c.RequestsPerSecond.ToString("F0", CultureInfo.InvariantCulture)}"))
+        string.Join(", ", row.OrderBy(c => c.Protocol).Select(c => $"{Display.Of(c.Protocol)} {c.RequestsPerSecond.ToString("F0", CultureInfo.InvariantCulture)}"))
         + " req/s";
 
     private static string Claim(string claim, Transport transport) => $"{claim} [{transport.ToString().ToUpperInvariant()}]";

@@ -3,8 +3,9 @@ using System.Text;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using HdrHistogram;
+using ProtocolBench.Lab.Scenarios;
+using ProtocolBench.Lab;
 using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Hosting;
 
 namespace ProtocolBench.LoadTests.Reports;
 
@@ -27,9 +28,7 @@ public sealed class ResultsFolder
 
     public ResultsFolder(string? directory, DateTimeOffset started)
     {
-        Path = System.IO.Path.GetFullPath(directory ??
-            System.IO.Path.Combine(ProjectPaths.RootOrCurrent, "results", $"loadtests-{started.ToLocalTime():yyyyMMdd-HHmmss}"));
-        Directory.CreateDirectory(Path);
+        Path = RunFolder.Create("loadtests", directory, started);
     }
 
     public string Path { get; }
@@ -145,9 +144,9 @@ public sealed class ResultsFolder
             var rows = measured.Where(c => c.Scenario == scenario).ToList();
             var users = rows.Select(c => c.Users).Distinct().Order().ToList();
             var combos = rows.Select(c => (c.Protocol, c.Transport)).Distinct().Order().ToList();
-            var title = Scenarios.Find(scenario).Title;
+            var title = Scenarios.Named(scenario).Label;
             var series = combos.Select(k => new ChartSeries(
-                SvgChart.Label(k.Protocol, k.Transport), SvgChart.Colour(k.Protocol), k.Transport == Transport.Https,
+                Display.Of(k.Protocol, k.Transport), Display.Colour(k.Protocol), k.Transport == Transport.Https,
                 users.Select((u, i) => ((double)i, rows.FirstOrDefault(c => (c.Protocol, c.Transport) == k && c.Users == u)?.RequestsPerSecond ?? double.NaN)).ToList()))
                 .ToList();
             yield return ($"throughput-{scenario}.svg",
@@ -155,7 +154,7 @@ public sealed class ResultsFolder
 
             var top = users[^1];
             var atTop = combos.Select(k => rows.FirstOrDefault(c => (c.Protocol, c.Transport) == k && c.Users == top)).ToList();
-            var groups = combos.Select(k => SvgChart.Label(k.Protocol, k.Transport)).ToList();
+            var groups = combos.Select(k => Display.Of(k.Protocol, k.Transport)).ToList();
             yield return ($"latency-{scenario}.svg", SvgChart.Bars($"Latency at {top} users: {title}", "milliseconds", groups,
             [
                 new BarSeries("p50", "#9ecae1", atTop.Select(c => c?.Latency.P50Ms ?? double.NaN).ToList()),
@@ -174,9 +173,9 @@ public sealed class ResultsFolder
     {
         var first = cells[0];
         var series = cells.Where(c => c.Measured).Select(c => new ChartSeries(
-            $"{SvgChart.Label(c.Protocol, c.Transport)}: median {c.MedianMs:F2} ms", SvgChart.Colour(c.Protocol), c.Transport == Transport.Https,
+            $"{Display.Of(c.Protocol, c.Transport)}: median {c.MedianMs:F2} ms", Display.Colour(c.Protocol), c.Transport == Transport.Https,
             c.Samples.Where(s => s.Outcome == OutcomeKind.Ok).Select(s => ((double)s.Index + 1, s.LatencyMs)).ToList())).ToList();
-        return SvgChart.Lines($"Paced {first.Rate:0.##}/s: {Scenarios.Find(scenario).Title}", "request number", "response time (ms)", series);
+        return SvgChart.Lines($"Paced {first.Rate:0.##}/s: {Scenarios.Named(scenario).Label}", "request number", "response time (ms)", series);
     }
 
     private void Append<T>(string name, T item)

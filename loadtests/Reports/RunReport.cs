@@ -1,26 +1,12 @@
-using System.Runtime.InteropServices;
+using ProtocolBench.Lab;
 using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.LoadTests.Reports;
 
-public sealed record Machine(string Cpu, int Cores, double MemoryGiB, string Os, string Runtime, string DriverCpus, string ServerCpus)
+/// <summary>The machine and where the driver and the services ran on it.</summary>
+public sealed record Machine(MachineInfo Host, string DriverCpus, string ServerCpus)
 {
-    public static Machine Describe(string driverCpus, string serverCpus)
-    {
-        var cpu = File.Exists("/proc/cpuinfo")
-            ? File.ReadLines("/proc/cpuinfo").FirstOrDefault(l => l.StartsWith("model name", StringComparison.Ordinal))?.Split(':', 2)[1].Trim()
-            : null;
-        return new Machine(
-            cpu ?? RuntimeInformation.ProcessArchitecture.ToString(),
-            Environment.ProcessorCount,
-            Math.Round(GC.GetGCMemoryInfo().TotalAvailableMemoryBytes / (1024.0 * 1024 * 1024), 1),
-            RuntimeInformation.OSDescription,
-            RuntimeInformation.FrameworkDescription,
-            driverCpus,
-            serverCpus);
-    }
-
-    public string Summary => $"{Cores} cores ({Cpu}), {MemoryGiB:0.#} GiB, {Os}, {Runtime}; driver on {DriverCpus}, services on {ServerCpus}";
+    public string Summary => $"{Host.Describe()}, {Host.OperatingSystem}, {Host.Runtime}; driver on {DriverCpus}, services on {ServerCpus}";
 }
 
 public sealed record Settings(

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Net;
 using System.Text;
+using ProtocolBench.Lab;
 using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.LoadTests.Reports;
@@ -20,16 +21,6 @@ public static class SvgChart
     private const int Bottom = 56;
     private const int PlotWidth = Width - Left - Right;
     private const int PlotHeight = Height - Top - Bottom;
-
-    public static string Colour(Protocol protocol) => protocol switch
-    {
-        Protocol.Rest => "#1f77b4",
-        Protocol.Grpc => "#2ca02c",
-        _ => "#d62728",
-    };
-
-    public static string Label(Protocol protocol, Transport transport) =>
-        $"{ServiceSession.Name(protocol)} {transport.ToString().ToUpperInvariant()}";
 
     /// <summary>Lines over x; with <paramref name="categories"/> the x values are indexes into those labels.</summary>
     public static string Lines(string title, string xLabel, string yLabel, IReadOnlyList<ChartSeries> series, IReadOnlyList<string>? categories = null)

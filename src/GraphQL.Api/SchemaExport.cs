@@ -1,3 +1,4 @@
+using ProtocolBench.Shared.Domain;
 using GraphQL;
 using GraphQL.Types;
 using ProtocolBench.Shared.Hosting;

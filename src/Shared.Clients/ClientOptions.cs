@@ -1,5 +1,4 @@
 using System.Security.Cryptography.X509Certificates;
-using ProtocolBench.Shared.Hosting;
 
 namespace ProtocolBench.Shared.Clients;
 
@@ -30,18 +29,17 @@ public sealed record ServiceAddresses(
     /// <summary>Host name used for HTTPS; must be in the certificate (localhost, 127.0.0.1 or ::1).</summary>
     public string TlsHost { get; init; } = "localhost";
 
+    public (int Http, int Https) Ports(Protocol protocol) => protocol switch
+    {
+        Protocol.Rest => (RestHttp, RestHttps),
+        Protocol.Grpc => (GrpcHttp, GrpcHttps),
+        _ => (GraphQLHttp, GraphQLHttps),
+    };
+
     public Uri BaseUri(Protocol protocol, Transport transport)
     {
-        var port = (protocol, transport) switch
-        {
-            (Protocol.Rest, Transport.Http) => RestHttp,
-            (Protocol.Rest, Transport.Https) => RestHttps,
-            (Protocol.Grpc, Transport.Http) => GrpcHttp,
-            (Protocol.Grpc, Transport.Https) => GrpcHttps,
-            (Protocol.GraphQL, Transport.Http) => GraphQLHttp,
-            _ => GraphQLHttps,
-        };
-        return transport == Transport.Http ? new Uri($"http://{Host}:{port}/") : new Uri($"https://{TlsHost}:{port}/");
+        var (http, https) = Ports(protocol);
+        return transport == Transport.Http ? new Uri($"http://{Host}:{http}/") : new Uri($"https://{TlsHost}:{https}/");
     }
 }
 
@@ -70,5 +68,5 @@ public sealed record ClientOptions
     public bool HttpsUsesHttp2ForRestAndGraphQL { get; init; }
 
     public X509Certificate2 LoadTrustedCertificate() =>
-        TrustedCertificate ?? ProjectCertificate.LoadTrusted(TrustedCertificatePath);
+        TrustedCertificate ?? TlsTrust.Load(TrustedCertificatePath);
 }

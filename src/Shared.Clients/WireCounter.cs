@@ -1,7 +1,3 @@
-using System.Net;
-using System.Net.Security;
-using System.Net.Sockets;
-using System.Security.Cryptography.X509Certificates;
 
 namespace ProtocolBench.Shared.Clients;
 
@@ -28,60 +24,6 @@ public sealed class WireCounter
     }
 
     public (long Sent, long Received) Snapshot() => (Sent, Received);
-}
-
-/// <summary>Builds the one kind of HTTP handler every client uses: pooled connections, counted bytes, exact trust.</summary>
-public static class ClientHandlers
-{
-    public static SocketsHttpHandler Create(ClientOptions options, WireCounter counter)
-    {
-        var handler = new SocketsHttpHandler
-        {
-            PooledConnectionLifetime = Timeout.InfiniteTimeSpan,
-            PooledConnectionIdleTimeout = TimeSpan.FromMinutes(5),
-            MaxConnectionsPerServer = options.MaxConnectionsPerServer,
-            EnableMultipleHttp2Connections = true,
-            ConnectTimeout = options.ConnectTimeout,
-            AutomaticDecompression = DecompressionMethods.None,
-            UseCookies = false,
-            UseProxy = false,
-            ConnectCallback = (context, cancellationToken) => ConnectCountedAsync(context, counter, cancellationToken),
-        };
-        handler.SslOptions = TrustOnly(options.LoadTrustedCertificate());
-        return handler;
-    }
-
-    /// <summary>
-    /// TLS settings that accept the project's certificate and nothing else: a custom root store holding exactly it,
-    /// and the usual host-name check. No callback that waves certificates through.
-    /// </summary>
-    public static SslClientAuthenticationOptions TrustOnly(X509Certificate2 trusted)
-    {
-        var policy = new X509ChainPolicy
-        {
-            TrustMode = X509ChainTrustMode.CustomRootTrust,
-            RevocationMode = X509RevocationMode.NoCheck,
-        };
-        policy.CustomTrustStore.Add(trusted);
-        // ALPN (h2 or http/1.1) is chosen by SocketsHttpHandler from each request's version.
-        return new SslClientAuthenticationOptions { CertificateChainPolicy = policy };
-    }
-
-    private static async ValueTask<Stream> ConnectCountedAsync(
-        SocketsHttpConnectionContext context, WireCounter counter, CancellationToken cancellationToken)
-    {
-        var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
-        try
-        {
-            await socket.ConnectAsync(context.DnsEndPoint, cancellationToken);
-            return new CountingStream(new NetworkStream(socket, ownsSocket: true), counter);
-        }
-        catch
-        {
-            socket.Dispose();
-            throw;
-        }
-    }
 }
 
 internal sealed class CountingStream(Stream inner, WireCounter counter) : Stream

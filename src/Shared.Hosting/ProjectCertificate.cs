@@ -1,6 +1,7 @@
 using System.Net;
 using System.Security.Cryptography;
 using System.Security.Cryptography.X509Certificates;
+using ProtocolBench.Shared.Domain;
 
 namespace ProtocolBench.Shared.Hosting;
 
@@ -10,13 +11,13 @@ namespace ProtocolBench.Shared.Hosting;
 /// </summary>
 public static class ProjectCertificate
 {
-    public const string PfxFileName = "protocolbench.pfx";
-    public const string CrtFileName = "protocolbench.crt";
-    public const string HowToCreate = "bash certs/make-cert.sh   (or: dotnet run -c Release --project benchmarks -- --make-cert)";
+    public static string PfxFileName => Path.GetFileName(ProjectPaths.ServerCertificate);
 
-    public static string DefaultPfxPath => Path.Combine(ProjectPaths.CertificateDirectory, PfxFileName);
+    public static string CrtFileName => Path.GetFileName(ProjectPaths.TrustedCertificate);
 
-    public static string DefaultCrtPath => Path.Combine(ProjectPaths.CertificateDirectory, CrtFileName);
+    public static string DefaultPfxPath => ProjectPaths.ServerCertificate;
+
+    public static string DefaultCrtPath => ProjectPaths.TrustedCertificate;
 
     /// <summary>
     /// Creates the certificate pair in <paramref name="directory"/> unless both files exist. Returns true when it made them.
@@ -80,22 +81,10 @@ public static class ProjectCertificate
         if (!File.Exists(path))
         {
             throw new InvalidOperationException(
-                $"HTTPS certificate not found at {path}. Make it with:\n    {HowToCreate}\n" +
+                $"HTTPS certificate not found at {path}. Make it with:\n    {ProjectPaths.HowToMakeCertificate}\n" +
                 "or point Certificate:Path at an existing .pfx.");
         }
 
         return X509CertificateLoader.LoadPkcs12FromFile(path, password: null);
-    }
-
-    /// <summary>The public certificate clients trust, and nothing else.</summary>
-    public static X509Certificate2 LoadTrusted(string? crtPath)
-    {
-        var path = string.IsNullOrWhiteSpace(crtPath) ? DefaultCrtPath : crtPath;
-        if (!File.Exists(path))
-        {
-            throw new InvalidOperationException($"Trusted certificate not found at {path}. Make it with:\n    {HowToCreate}");
-        }
-
-        return X509Certificate2.CreateFromPem(File.ReadAllText(path));
     }
 }

@@ -2,7 +2,7 @@ using System.Diagnostics;
 using System.Text.RegularExpressions;
 using ProtocolBench.Integration.Tests.Infrastructure;
 using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Clients.Launching;
+using ProtocolBench.Lab.Services;
 
 namespace ProtocolBench.Integration.Tests;
 
@@ -25,10 +25,10 @@ public sealed partial class CommandTests : IDisposable
 
     private string Database => $"Data Source={Path.Combine(_work, "commands.db")}";
 
-    public static readonly TheoryData<string, int> BenchmarkSignals = new() { { "INT", 130 }, { "TERM", 143 } };
+    public static readonly TheoryData<string, int> Signals = new() { { "INT", 130 }, { "TERM", 143 } };
 
     [Theory]
-    [MemberData(nameof(BenchmarkSignals))]
+    [MemberData(nameof(Signals))]
     public async Task BenchmarkInterruptedMidRunStopsEveryServiceAndExitsWithTheSignalCode(string signal, int exitCode)
     {
         SkipUnlessLinux();
@@ -40,6 +40,9 @@ public sealed partial class CommandTests : IDisposable
 
         Assert.Equal(exitCode, await command.ExitCodeAsync(ExitTimeout));
         Assert.Contains("stopping the services", command.Output);
+        // What was measured before the signal is kept and reported, flagged as partial.
+        var summary = await File.ReadAllTextAsync(Path.Combine(_work, "results", "summary.md"), Token);
+        Assert.Contains("Interrupted (", summary);
         AssertAllGone(pids);
     }
 
@@ -58,7 +61,7 @@ public sealed partial class CommandTests : IDisposable
     }
 
     [Fact]
-    public async Task BenchmarkWithAServiceKilledMidRunNamesItKeepsItsResultsAndFails()
+    public async Task BenchmarkWithAServiceKilledMidRunNamesItKeepsItsResultsAndExitsWithThree()
     {
         SkipUnlessLinux();
         await using var command = StartBenchmark();
@@ -67,9 +70,9 @@ public sealed partial class CommandTests : IDisposable
 
         Process.GetProcessById(pids["Grpc.Service"]).Kill();
 
-        Assert.Equal(1, await command.ExitCodeAsync(TimeSpan.FromMinutes(5)));
-        Assert.Contains("Grpc.Service exited", command.Output);
-        Assert.Matches(@"failed: Payloads\.IntMax gRPC", command.Output);
+        Assert.Equal(3, await command.ExitCodeAsync(TimeSpan.FromMinutes(5)));
+        Assert.Matches(@"Grpc\.Service \(pid \d+\) died during the run", command.Output);
+        Assert.Matches(@"failed: int-max gRPC", command.Output);
         // What was measured before and apart from gRPC is kept and reported.
         var summary = await File.ReadAllTextAsync(Path.Combine(_work, "results", "summary.md"), Token);
         Assert.Contains("Int32 max", summary);
@@ -77,11 +80,9 @@ public sealed partial class CommandTests : IDisposable
         AssertAllGone(pids);
     }
 
-    public static readonly TheoryData<string> LoadSignals = new() { "INT", "TERM" };
-
     [Theory]
-    [MemberData(nameof(LoadSignals))]
-    public async Task LoadTestInterruptedMidRunKeepsPartialResultsAndStopsEveryService(string signal)
+    [MemberData(nameof(Signals))]
+    public async Task LoadTestInterruptedMidRunKeepsPartialResultsAndStopsEveryService(string signal, int exitCode)
     {
         SkipUnlessLinux();
         await using var command = StartLoadTest();
@@ -90,7 +91,7 @@ public sealed partial class CommandTests : IDisposable
 
         command.Signal(signal);
 
-        Assert.Equal(130, await command.ExitCodeAsync(ExitTimeout));
+        Assert.Equal(exitCode, await command.ExitCodeAsync(ExitTimeout));
         Assert.True(File.Exists(Path.Combine(_work, "results", "report.md")), "the partial report was not written");
         AssertAllGone(pids);
     }
@@ -210,7 +211,7 @@ public sealed partial class CommandTests : IDisposable
 
         public static CommandProcess Start(string project, string assembly, params string[] args)
         {
-            var root = ProtocolBench.Shared.Hosting.ProjectPaths.RootOrCurrent;
+            var root = ProtocolBench.Shared.Domain.ProjectPaths.RootOrCurrent;
             var path = Path.Combine(root, project, "bin", LaunchOptions.BuildConfiguration, "net10.0", assembly);
             Assert.True(File.Exists(path), $"{path} is missing: build the solution first (dotnet build -c {LaunchOptions.BuildConfiguration}).");
             var info = new ProcessStartInfo("dotnet") { WorkingDirectory = root, RedirectStandardOutput = true, RedirectStandardError = true, RedirectStandardInput = true };

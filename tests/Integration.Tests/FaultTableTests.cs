@@ -86,7 +86,7 @@ public sealed class FaultTableTests(SqliteServices fixture)
     public async Task Row11_OversizedHeadersAndUrlsAreRefused(Protocol protocol)
     {
         var port = protocol == Protocol.Rest ? fixture.Addresses.RestHttps : fixture.Addresses.GrpcHttps;
-        using var http = new HttpClient(new SocketsHttpHandler { SslOptions = ClientHandlers.TrustOnly(ProjectCertificate.LoadTrusted(null)) });
+        using var http = new HttpClient(new SocketsHttpHandler { SslOptions = TlsTrust.Only(TlsTrust.Load()) });
         using var big = new HttpRequestMessage(HttpMethod.Get, $"https://localhost:{port}/healthz");
         big.Headers.Add("X-Big", new string('h', 40 * 1024));
         using var headers = await http.SendAsync(big, Token);
@@ -116,7 +116,7 @@ public sealed class FaultTableTests(SqliteServices fixture)
     [Fact]
     public async Task Row14_GrpcOverHttp1IsRefused()
     {
-        using var http = new HttpClient(new SocketsHttpHandler { SslOptions = ClientHandlers.TrustOnly(ProjectCertificate.LoadTrusted(null)) });
+        using var http = new HttpClient(new SocketsHttpHandler { SslOptions = TlsTrust.Only(TlsTrust.Load()) });
         using var request = new HttpRequestMessage(HttpMethod.Post, $"https://localhost:{fixture.Addresses.GrpcHttps}/protocolbench.v1.Payloads/GetIntMax")
         {
             Version = HttpVersion.Version11,
@@ -227,7 +227,7 @@ public sealed class FaultTableTests(SqliteServices fixture)
         using var plain = new HttpClient();
         var toHttps = await Assert.ThrowsAsync<HttpRequestException>(() => plain.GetAsync($"http://127.0.0.1:{fixture.Addresses.RestHttps}/healthz", Token));
         Assert.Equal(HttpRequestError.ResponseEnded, toHttps.HttpRequestError);
-        using var tls = new HttpClient(new SocketsHttpHandler { SslOptions = ClientHandlers.TrustOnly(ProjectCertificate.LoadTrusted(null)) });
+        using var tls = new HttpClient(new SocketsHttpHandler { SslOptions = TlsTrust.Only(TlsTrust.Load()) });
         await Assert.ThrowsAsync<HttpRequestException>(() => tls.GetAsync($"https://localhost:{fixture.Addresses.RestHttp}/healthz", Token));
         await AssertAliveAsync(Protocol.Rest);
     }

@@ -5,7 +5,8 @@ using System.Text;
 using System.Text.Json;
 using ProtocolBench.Integration.Tests.Infrastructure;
 using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Clients.Launching;
+using ProtocolBench.Lab.Services;
+using ProtocolBench.Shared.Domain;
 using ProtocolBench.Shared.Hosting;
 
 namespace ProtocolBench.Integration.Tests;

@@ -7,7 +7,8 @@ using Microsoft.EntityFrameworkCore;
 using Npgsql;
 using ProtocolBench.Integration.Tests.Infrastructure;
 using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Clients.Launching;
+using ProtocolBench.Lab.Services;
+using ProtocolBench.Shared.Domain;
 using ProtocolBench.Shared.Domain.Data;
 using ProtocolBench.Shared.Hosting;
 

@@ -246,7 +246,7 @@ public abstract class RestServiceTests(ServicesFixture fixture)
         var port = fixture.Addresses.RestHttps;
         using var handler = new SocketsHttpHandler
         {
-            SslOptions = ClientHandlers.TrustOnly(ProjectCertificate.LoadTrusted(null)),
+            SslOptions = TlsTrust.Only(TlsTrust.Load()),
             ConnectCallback = async (_, token) =>
             {
                 var socket = new System.Net.Sockets.Socket(System.Net.Sockets.SocketType.Stream, System.Net.Sockets.ProtocolType.Tcp);
@@ -258,7 +258,7 @@ public abstract class RestServiceTests(ServicesFixture fixture)
         var error = await Assert.ThrowsAsync<HttpRequestException>(() => http.GetAsync($"https://not-in-the-certificate.test:{port}/healthz", Token));
         Assert.IsType<AuthenticationException>(error.InnerException);
 
-        using var good = new HttpClient(new SocketsHttpHandler { SslOptions = ClientHandlers.TrustOnly(ProjectCertificate.LoadTrusted(null)) });
+        using var good = new HttpClient(new SocketsHttpHandler { SslOptions = TlsTrust.Only(TlsTrust.Load()) });
         Assert.Equal(HttpStatusCode.OK, (await good.GetAsync($"https://localhost:{port}/healthz", Token)).StatusCode);
     }
 

@@ -1,7 +1,7 @@
 using Microsoft.EntityFrameworkCore;
 using Npgsql;
 using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Clients.Launching;
+using ProtocolBench.Lab.Services;
 using ProtocolBench.Shared.Domain.Data;
 using ProtocolBench.Shared.Hosting;
 

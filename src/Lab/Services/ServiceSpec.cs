@@ -1,8 +1,9 @@
 using System.Reflection;
+using ProtocolBench.Shared.Clients;
+using ProtocolBench.Shared.Domain;
 using ProtocolBench.Shared.Domain.Data;
-using ProtocolBench.Shared.Hosting;
 
-namespace ProtocolBench.Shared.Clients.Launching;
+namespace ProtocolBench.Lab.Services;
 
 /// <summary>One of the three services: its project folder and the protocol it serves.</summary>
 public sealed record ServiceSpec(string Name, Protocol Protocol)
@@ -50,13 +51,6 @@ public sealed record LaunchOptions
 
     public static string BuildConfiguration =>
         typeof(LaunchOptions).Assembly.GetCustomAttribute<AssemblyConfigurationAttribute>()?.Configuration ?? "Release";
-
-    public (int Http, int Https) Ports(Protocol protocol) => protocol switch
-    {
-        Protocol.Rest => (Addresses.RestHttp, Addresses.RestHttps),
-        Protocol.Grpc => (Addresses.GrpcHttp, Addresses.GrpcHttps),
-        _ => (Addresses.GraphQLHttp, Addresses.GraphQLHttps),
-    };
 }
 
 public sealed class LaunchException(string message) : Exception(message);

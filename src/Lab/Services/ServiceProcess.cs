@@ -1,6 +1,6 @@
 using System.Diagnostics;
 
-namespace ProtocolBench.Shared.Clients.Launching;
+namespace ProtocolBench.Lab.Services;
 
 /// <summary>A service child process. Its stdin is the lifeline: when this process dies, the pipe closes and the service stops itself.</summary>
 public sealed class ServiceProcess : IDisposable
@@ -37,7 +37,7 @@ public sealed class ServiceProcess : IDisposable
                 $"{spec.Name} is not built: {dll} is missing. Build it with: dotnet build -c {options.Configuration}");
         }
 
-        var (http, https) = options.Ports(spec.Protocol);
+        var (http, https) = options.Addresses.Ports(spec.Protocol);
         var arguments = new List<string>
         {
             dll,
@@ -64,11 +64,10 @@ public sealed class ServiceProcess : IDisposable
             RedirectStandardError = true,
             UseShellExecute = false,
         };
-        if (options.ServerCpus is { } cpus && OperatingSystem.IsLinux() && File.Exists("/usr/bin/taskset"))
+        if (Pinning.Prefix(options.ServerCpus) is [var taskset, .. var pin])
         {
-            info.FileName = "/usr/bin/taskset";
-            info.ArgumentList.Add("-c");
-            info.ArgumentList.Add(cpus);
+            info.FileName = taskset;
+            pin.ForEach(info.ArgumentList.Add);
             info.ArgumentList.Add("dotnet");
         }
 

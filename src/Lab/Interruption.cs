@@ -1,11 +1,11 @@
 using System.Runtime.InteropServices;
 
-namespace ProtocolBench.LoadTests;
+namespace ProtocolBench.Lab;
 
 /// <summary>
-/// Ctrl+C and SIGTERM stop the run instead of killing it: no new requests, in-flight ones cancelled, partial results
-/// written and flagged, services stopped, exit 130. A second Ctrl+C ends the process at once (the services' stdin
-/// lifeline still stops them).
+/// Ctrl+C and SIGTERM stop a run instead of killing it: the token is cancelled, the command stops measuring, writes
+/// what it measured (flagged as partial), stops the services and exits 130 (Ctrl+C) or 143 (SIGTERM). A second Ctrl+C
+/// ends the process at once; the services' stdin lifeline still stops them.
 /// </summary>
 public sealed class Interruption : IDisposable
 {
@@ -28,7 +28,10 @@ public sealed class Interruption : IDisposable
 
     public string? Reason { get; private set; }
 
-    public void Request(string reason)
+    /// <summary>130 after Ctrl+C, 143 after SIGTERM (128 + the signal's number, as shells report it).</summary>
+    public int ExitCode { get; private set; } = ExitCodes.CtrlC;
+
+    public void Request(string reason, int exitCode = ExitCodes.CtrlC)
     {
         if (_cts.IsCancellationRequested)
         {
@@ -36,7 +39,10 @@ public sealed class Interruption : IDisposable
         }
 
         Reason = reason;
-        _cts.Cancel();
+        ExitCode = exitCode;
+        Console.Error.WriteLine($"\n{reason}: stopping the services after writing what was measured ... (Ctrl+C again to quit at once)");
+        // Off the signal thread: whoever listens to the token may block.
+        ThreadPool.QueueUserWorkItem(_ => _cts.Cancel());
     }
 
     public void Dispose()
@@ -64,6 +70,6 @@ public sealed class Interruption : IDisposable
     private void OnSignal(PosixSignalContext context)
     {
         context.Cancel = true;
-        Request(context.Signal.ToString());
+        Request(context.Signal.ToString(), context.Signal == PosixSignal.SIGTERM ? ExitCodes.SigTerm : ExitCodes.CtrlC);
     }
 }

@@ -2,13 +2,13 @@ using System.Security.Cryptography;
 using ProtocolBench.Shared.Domain.Authors;
 using ProtocolBench.Shared.Domain.Data;
 
-namespace ProtocolBench.Benchmarks.Suite;
+namespace ProtocolBench.Lab.Scenarios;
 
 /// <summary>
 /// Checks on every response before it counts. The per-call checks are O(1) (value, length, first and last element);
 /// the full comparisons (hashes, every author) run once per cell in GlobalSetup.
 /// </summary>
-public static class Expect
+public static class Checks
 {
     public static T Equal<T>(T actual, T expected, string what)
     {
@@ -70,7 +70,7 @@ public static class Expect
         return actual;
     }
 
-    /// <summary>Every author exactly as the seed made it (SPEC §5), in id order.</summary>
+    /// <summary>Every author exactly as the seed made it (docs/methodology.md, "The data"), in id order.</summary>
     public static void SeededAuthors(IReadOnlyList<AuthorDto> actual, IReadOnlyList<int> ids, string what)
     {
         if (actual.Count != ids.Count)

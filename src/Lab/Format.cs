@@ -1,26 +1,8 @@
 using System.Globalization;
-using ProtocolBench.Shared.Clients;
 
-namespace ProtocolBench.Benchmarks.Reporting;
+namespace ProtocolBench.Lab;
 
-public static class Names
-{
-    public static readonly Protocol[] Protocols = [Protocol.Rest, Protocol.Grpc, Protocol.GraphQL];
-
-    public static readonly Transport[] Transports = [Transport.Http, Transport.Https];
-
-    public static string Of(Protocol protocol) => protocol switch
-    {
-        Protocol.Rest => "REST",
-        Protocol.Grpc => "gRPC",
-        _ => "GraphQL",
-    };
-
-    public static string Of(Transport transport) => transport == Transport.Http ? "HTTP" : "HTTPS";
-
-    public static string Of(Protocol protocol, Transport transport) => $"{Of(protocol)} {Of(transport)}";
-}
-
+/// <summary>Numbers as every report writes them: invariant culture, three significant digits, the unit a reader expects.</summary>
 public static class Format
 {
     private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;

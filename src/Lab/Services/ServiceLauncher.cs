@@ -1,8 +1,9 @@
 using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
+using ProtocolBench.Shared.Clients;
 
-namespace ProtocolBench.Shared.Clients.Launching;
+namespace ProtocolBench.Lab.Services;
 
 /// <summary>
 /// Starts the services as separate processes, waits for each /healthz, and stops them again.
@@ -97,15 +98,11 @@ public static class ServiceLauncher
         }
     }
 
-    /// <summary>Polls GET /healthz on the service's HTTP port (h2c for gRPC), one second per probe.</summary>
+    /// <summary>Polls the service's health check four times a second until it answers, exits or runs out of time.</summary>
     public static async Task WaitHealthyAsync(ServiceProcess process, LaunchOptions options, CancellationToken cancellationToken)
     {
-        var (http, _) = options.Ports(process.Spec.Protocol);
-        var uri = new Uri($"http://{options.Addresses.Host}:{http}/healthz");
-        using var client = new HttpClient(new SocketsHttpHandler { UseProxy = false }) { Timeout = TimeSpan.FromSeconds(1) };
-        var version = process.Spec.Protocol == Protocol.Grpc ? HttpVersion.Version20 : HttpVersion.Version11;
         var deadline = DateTime.UtcNow + options.StartupTimeout;
-        string last = "no answer yet";
+        string? last = "no answer yet";
         while (DateTime.UtcNow < deadline)
         {
             cancellationToken.ThrowIfCancellationRequested();
@@ -115,31 +112,17 @@ public static class ServiceLauncher
                     $"{process.Spec.Name} exited with code {process.ExitCode} before it became healthy. Its last output:\n{process.Tail()}");
             }
 
-            try
+            last = await HealthProbe.ProblemAsync(options.Addresses, process.Spec.Protocol, TimeSpan.FromSeconds(1), cancellationToken);
+            if (last is null)
             {
-                using var request = new HttpRequestMessage(HttpMethod.Get, uri)
-                {
-                    Version = version,
-                    VersionPolicy = HttpVersionPolicy.RequestVersionExact,
-                };
-                using var response = await client.SendAsync(request, cancellationToken);
-                if (response.IsSuccessStatusCode)
-                {
-                    return;
-                }
-
-                last = $"HTTP {(int)response.StatusCode}: {await response.Content.ReadAsStringAsync(cancellationToken)}";
-            }
-            catch (Exception e) when (e is HttpRequestException or TaskCanceledException && !cancellationToken.IsCancellationRequested)
-            {
-                last = e.Message;
+                return;
             }
 
             await Task.Delay(250, cancellationToken);
         }
 
         throw new LaunchException(
-            $"{process.Spec.Name} did not become healthy within {options.StartupTimeout.TotalSeconds:F0} s ({uri}: {last}). Its last output:\n{process.Tail()}");
+            $"{process.Spec.Name} did not become healthy within {options.StartupTimeout.TotalSeconds:F0} s ({last}). Its last output:\n{process.Tail()}");
     }
 
     /// <summary>The service ports of these options that something already listens on, as "127.0.0.1:5100 (Rest.Api HTTP)".</summary>
@@ -147,7 +130,7 @@ public static class ServiceLauncher
     {
         foreach (var spec in options.Services)
         {
-            var (http, https) = options.Ports(spec.Protocol);
+            var (http, https) = options.Addresses.Ports(spec.Protocol);
             foreach (var (port, kind) in new[] { (http, "HTTP"), (https, "HTTPS") })
             {
                 if (IsListening(options.Addresses.Host, port))

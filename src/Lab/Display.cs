@@ -1,0 +1,34 @@
+using ProtocolBench.Shared.Clients;
+
+namespace ProtocolBench.Lab;
+
+/// <summary>How protocols and transports are named and coloured in every report, chart and console line.</summary>
+public static class Display
+{
+    public static readonly IReadOnlyList<Protocol> Protocols = [Protocol.Rest, Protocol.Grpc, Protocol.GraphQL];
+
+    public static readonly IReadOnlyList<Transport> Transports = [Transport.Http, Transport.Https];
+
+    /// <summary>Report columns: every protocol on HTTP, then every protocol on HTTPS.</summary>
+    public static IEnumerable<(Protocol Protocol, Transport Transport)> Columns() =>
+        Transports.SelectMany(t => Protocols.Select(p => (p, t)));
+
+    public static string Of(Protocol protocol) => protocol switch
+    {
+        Protocol.Rest => "REST",
+        Protocol.Grpc => "gRPC",
+        _ => "GraphQL",
+    };
+
+    public static string Of(Transport transport) => transport == Transport.Http ? "HTTP" : "HTTPS";
+
+    public static string Of(Protocol protocol, Transport transport) => $"{Of(protocol)} {Of(transport)}";
+
+    /// <summary>One colour per protocol (the matplotlib palette); HTTPS is drawn paler or dashed.</summary>
+    public static string Colour(Protocol protocol) => protocol switch
+    {
+        Protocol.Rest => "#1f77b4",
+        Protocol.Grpc => "#2ca02c",
+        _ => "#d62728",
+    };
+}

@@ -1,0 +1,98 @@
+using System.Diagnostics;
+
+namespace ProtocolBench.Lab;
+
+/// <summary>
+/// On a machine of few cores the client and the services would otherwise take turns on the same cores. By default, on
+/// 2+ cores, the client (this process, every thread) runs on core 0 and the services on the others; the plan says so
+/// in every report. Linux pins with taskset (the services start under it); Windows sets this process's affinity.
+/// </summary>
+public sealed record Pinning(string? ClientCpus, string? ServerCpus, string Why)
+{
+    private const string TaskSet = "/usr/bin/taskset";
+
+    public static Pinning Plan(bool noPin, bool external, string? clientCpus = null, string? serverCpus = null)
+    {
+        var cores = Environment.ProcessorCount;
+        if (noPin)
+        {
+            return new(null, null, "none (--no-pin)");
+        }
+
+        if (cores < 2)
+        {
+            return new(null, null, "none (fewer than 2 cores)");
+        }
+
+        var servers = external ? null : serverCpus ?? (cores == 2 ? "1" : $"1-{cores - 1}");
+        if (OperatingSystem.IsLinux() && File.Exists(TaskSet))
+        {
+            return new(clientCpus ?? "0", servers, external ? "client only (the services run elsewhere)" : "taskset");
+        }
+
+        return OperatingSystem.IsWindows()
+            ? new(clientCpus ?? "0", null, "client only (processor affinity; services not pinned: no taskset)")
+            : new(null, null, "none (no taskset)");
+    }
+
+    /// <summary>The BenchmarkDotNet affinity mask of the client's CPUs (CPU n is bit n), or null.</summary>
+    public long? ClientMask => ClientCpus is null ? null : Cpus(ClientCpus).Aggregate(0L, (mask, cpu) => mask | (1L << cpu));
+
+    public string Describe() =>
+        ClientCpus is null
+            ? $"none: {Why}"
+            : $"client (this process) on CPU {ClientCpus}; services {(ServerCpus is null ? "not pinned" : $"on CPU {ServerCpus} (taskset -c {ServerCpus})")}";
+
+    /// <summary>Pins every thread of this process to the client CPUs; returns what the kernel reports, or why it could not.</summary>
+    public string PinClient()
+    {
+        if (ClientCpus is null)
+        {
+            return $"CPU {Allowed()} (not pinned)";
+        }
+
+        try
+        {
+            if (OperatingSystem.IsWindows())
+            {
+                Process.GetCurrentProcess().ProcessorAffinity = (nint)ClientMask!.Value;
+                return $"CPU {ClientCpus}";
+            }
+
+            // -a: threads that exist already too; threads made later inherit it.
+            using var process = Process.Start(new ProcessStartInfo(TaskSet)
+            {
+                ArgumentList = { "-a", "-p", "-c", ClientCpus, Environment.ProcessId.ToString() },
+                RedirectStandardOutput = true,
+                RedirectStandardError = true,
+            })!;
+            var error = process.StandardError.ReadToEnd();
+            process.StandardOutput.ReadToEnd();
+            process.WaitForExit();
+            return process.ExitCode == 0 ? $"CPU {Allowed()}" : $"not pinned ({error.Trim()})";
+        }
+        catch (Exception e) when (e is System.ComponentModel.Win32Exception or InvalidOperationException or PlatformNotSupportedException)
+        {
+            return $"not pinned ({e.Message})";
+        }
+    }
+
+    /// <summary>The command prefix that runs a program on <paramref name="cpus"/> (taskset -c), or nothing.</summary>
+    public static List<string> Prefix(string? cpus) =>
+        cpus is null || !OperatingSystem.IsLinux() || !File.Exists(TaskSet) ? [] : [TaskSet, "-c", cpus];
+
+    /// <summary>The CPU list the kernel lets this process run on (Cpus_allowed_list), or "all".</summary>
+    public static string Allowed()
+    {
+        const string status = "/proc/self/status";
+        return File.Exists(status)
+            ? File.ReadLines(status).FirstOrDefault(l => l.StartsWith("Cpus_allowed_list:", StringComparison.Ordinal))?.Split(':', 2)[1].Trim() ?? "all"
+            : "all";
+    }
+
+    private static IEnumerable<int> Cpus(string list) =>
+        from part in list.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
+        let range = part.Split('-')
+        from cpu in Enumerable.Range(int.Parse(range[0]), range.Length == 1 ? 1 : int.Parse(range[1]) - int.Parse(range[0]) + 1)
+        select cpu;
+}

@@ -1,0 +1,178 @@
+using ProtocolBench.Shared.Clients;
+using ProtocolBench.Shared.Domain.Authors;
+using ProtocolBench.Shared.Domain.Payloads;
+
+namespace ProtocolBench.Lab.Scenarios;
+
+/// <summary>
+/// Every scenario of ProtocolBench, in report order: Bolanowski et al.'s payloads I–VII with their arguments and
+/// figures, the files in binary form, and Śliwa &amp; Pańczyk's author operations. Both commands and every report read
+/// this list; a scenario added here is measured, checked and reported everywhere.
+/// </summary>
+public static class Catalogue
+{
+    public const string Both = "both";
+
+    /// <summary>What the benchmark command's creates write: it contains no "Author - ", so searches never see it.</summary>
+    public const string CreatedName = "ProtocolBench created writer";
+
+    public const string CreatedCountry = "Poland";
+
+    /// <summary>Author 6000 has (6000 % 3) + 1 = 1 book.</summary>
+    public const int OneId = 6000;
+
+    private static readonly string Lorem1000 = PayloadOperations.Clone(PayloadOperations.LoremIpsum, 1000);
+
+    private static readonly Lazy<PayloadFiles> LazyFiles = new(() =>
+    {
+        var files = PayloadFiles.Load();
+        return files.IsAvailable ? files : throw new InvalidOperationException(files.Error);
+    });
+
+    public static readonly Scenario Floor = new(0, "floor", "Floor: GET /baseline (fixed 23 B)", ScenarioGroup.Baseline);
+
+    public static readonly IReadOnlyList<Scenario> All =
+    [
+        Floor,
+        new(1, "clone-hello", "I clone \"Hello World!\" ×1", ScenarioGroup.Payloads)
+        {
+            Call = async (c, _, ct) => await c.CloneAsync("Hello World!", 1, ct),
+            Check = (r, _) => Checks.Equal((string)r, "Hello World!", "clone(\"Hello World!\", 1)"),
+            Bolanowski = "I",
+            Paper = new(4, 8, 22, 21, "REST", Both),
+        },
+        new(2, "clone-lorem", "II clone 615 chars ×1000", ScenarioGroup.Payloads)
+        {
+            Call = async (c, _, ct) => await c.CloneAsync(PayloadOperations.LoremIpsum, 1000, ct),
+            Check = (r, _) => Checks.Text((string)r, Lorem1000, "clone(lorem, 1000)"),
+            Verify = async (c, ct) => Checks.Equal(await c.CloneAsync(PayloadOperations.LoremIpsum, 1000, ct), Lorem1000, "clone(lorem, 1000)"),
+            Bolanowski = "II",
+            Paper = new(57, 68, 76, 82, "REST", Both),
+        },
+        new(3, "int-max", "III Int32 max", ScenarioGroup.Payloads)
+        {
+            Call = async (c, _, ct) => await c.GetIntMaxAsync(ct),
+            Check = (r, _) => Checks.Equal((int)r, int.MaxValue, "int max"),
+            Bolanowski = "III",
+            Paper = new(3, 7, 22, 21, "REST", "REST"),
+        },
+        new(4, "ints", "IV 10,000 ints", ScenarioGroup.Payloads)
+        {
+            Call = async (c, _, ct) => await c.GetIntsAsync(10_000, ct),
+            Check = (r, _) => Checks.Ints((int[])r, 10_000, "ints(10000)"),
+            Verify = async (c, ct) =>
+            {
+                if (!(await c.GetIntsAsync(10_000, ct)).SequenceEqual(Enumerable.Range(0, 10_000)))
+                {
+                    throw Checks.Wrong("ints(10000)", "values are not 0..9999 in order");
+                }
+            },
+            Bolanowski = "IV",
+            Paper = new(8, 12, 27, 25, "REST", Both),
+        },
+        new(5, "sample", "V small object", ScenarioGroup.Payloads)
+        {
+            Call = async (c, _, ct) => await c.GetSampleAsync(ct),
+            Check = (r, _) => Checks.Equal((AuthorDto)r, PayloadOperations.Sample, "sample"),
+            Bolanowski = "V",
+            Paper = new(3, 8, 22, 21, "REST", Both),
+        },
+        new(6, "text-file", "VI 455 KB text file (JSON base64 / bytes field)", ScenarioGroup.Files)
+        {
+            Call = async (c, _, ct) => await c.GetTextFileAsync(ct),
+            Check = (r, _) => Checks.Bytes((byte[])r, Files.Text, "text file"),
+            Verify = async (c, ct) => Checks.Sha256(await c.GetTextFileAsync(ct), Files.TextSha256, "text file"),
+            Bolanowski = "VI",
+            Paper = new(57, 53, 75, 66, Both, "gRPC"),
+        },
+        new(7, "pdf", "VII 3.4 MB PDF (JSON base64 / bytes field)", ScenarioGroup.Files)
+        {
+            Call = async (c, _, ct) => await c.GetPdfAsync(ct),
+            Check = (r, _) => Checks.Bytes((byte[])r, Files.Pdf, "PDF"),
+            Verify = async (c, ct) => Checks.Sha256(await c.GetPdfAsync(ct), Files.PdfSha256, "PDF"),
+            Bolanowski = "VII",
+            Paper = new(416, 361, 473, 370, "gRPC", "gRPC"),
+        },
+        // gRPC's bytes field already is the binary form, so its text-file cell is the same call as text-file.
+        new(8, "text-file-raw", "VI text file, binary (REST raw / gRPC bytes)", ScenarioGroup.BinaryFiles)
+        {
+            Call = async (c, _, ct) => await TextFileBinaryAsync(c, ct),
+            Check = (r, _) => Checks.Bytes((byte[])r, Files.Text, "text file (binary)"),
+            Verify = async (c, ct) => Checks.Sha256(await TextFileBinaryAsync(c, ct), Files.TextSha256, "text file (binary)"),
+            Protocols = [Protocol.Rest, Protocol.Grpc],
+        },
+        new(9, "pdf-raw", "VII PDF, binary (REST raw / gRPC StreamPdf)", ScenarioGroup.BinaryFiles)
+        {
+            Call = async (c, _, ct) => await PdfBinaryAsync(c, ct),
+            Check = (r, _) => Checks.Bytes((byte[])r, Files.Pdf, "PDF (binary)"),
+            Verify = async (c, ct) => Checks.Sha256(await PdfBinaryAsync(c, ct), Files.PdfSha256, "PDF (binary)"),
+            Protocols = [Protocol.Rest, Protocol.Grpc],
+        },
+        Search(10, "search-3112", "Author - 1", 3_112, 1, 12_000),
+        Search(11, "search-111", "Author - 100", 111, 100, 10_099),
+        Search(12, "search-11", "Author - 1000", 11, 1_000, 10_009),
+        new(13, "get-one", "Get one author", ScenarioGroup.Authors)
+        {
+            Call = async (c, _, ct) => await c.GetAuthorAsync(OneId, ct),
+            Check = (r, _) =>
+            {
+                var author = (AuthorDto)r;
+                if (author.Id != OneId || author.Books.Count != (OneId % 3) + 1)
+                {
+                    throw Checks.Wrong("get author", $"got {author}");
+                }
+            },
+            Verify = async (c, ct) => Checks.SeededAuthor(await c.GetAuthorAsync(OneId, ct), OneId, "get author"),
+        },
+        new(14, "list-100", "List 100 authors", ScenarioGroup.Authors)
+        {
+            Call = async (c, _, ct) => await c.ListAuthorsAsync(0, 100, ct),
+            Check = (r, _) => Checks.Authors((IReadOnlyList<AuthorDto>)r, 100, 1, 100, "list 100"),
+            Verify = async (c, ct) => Checks.SeededAuthors(await c.ListAuthorsAsync(0, 100, ct), Enumerable.Range(1, 100).ToList(), "list 100"),
+        },
+        new(15, "create", "Create author", ScenarioGroup.Authors)
+        {
+            Call = async (c, marker, ct) => await c.CreateAuthorAsync(marker, CreatedCountry, ct),
+            Check = (r, marker) =>
+            {
+                var author = (AuthorDto)r;
+                if (author.Id <= 0 || author.Name != marker || author.Country != CreatedCountry || author.Books.Count != 0)
+                {
+                    throw Checks.Wrong("create author", $"got {author}");
+                }
+            },
+            Creates = true,
+        },
+    ];
+
+    /// <summary>The fixture files every service serves, for byte-exact comparison.</summary>
+    public static PayloadFiles Files => LazyFiles.Value;
+
+    public static IEnumerable<Scenario> In(ScenarioGroup group) => All.Where(s => s.Group == group);
+
+    /// <summary>By command-line name (search-3112) or Bolanowski number (I..VII); null when there is none.</summary>
+    public static Scenario? Find(string name) =>
+        All.FirstOrDefault(s => s.Name.Equals(name, StringComparison.OrdinalIgnoreCase) || s.Bolanowski == name.ToUpperInvariant());
+
+    public static IEnumerable<string> Names => All.Where(s => s.Call is not null).Select(s => s.Name);
+
+    /// <summary>The seeded ids whose name contains the phrase ("Author - {id}" for 1..12,000).</summary>
+    public static List<int> SeededIds(string phrase) =>
+        Enumerable.Range(1, 12_000).Where(i => $"Author - {i}".Contains(phrase, StringComparison.Ordinal)).ToList();
+
+    private static Scenario Search(int order, string name, string phrase, int rows, int firstId, int lastId) =>
+        new(order, name, $"Search \"{phrase}\" → {rows:N0} authors", ScenarioGroup.Authors)
+        {
+            Call = async (c, _, ct) => await c.SearchAuthorsAsync(phrase, null, ct),
+            Check = (r, _) => Checks.Authors((IReadOnlyList<AuthorDto>)r, rows, firstId, lastId, $"search \"{phrase}\""),
+            Verify = async (c, ct) => Checks.SeededAuthors(await c.SearchAuthorsAsync(phrase, null, ct), SeededIds(phrase), $"search \"{phrase}\""),
+            Phrase = phrase,
+            Rows = rows,
+        };
+
+    private static Task<byte[]> TextFileBinaryAsync(IProtocolClient client, CancellationToken cancellationToken) =>
+        client is RestProtocolClient rest ? rest.GetTextFileBinaryAsync(cancellationToken) : client.GetTextFileAsync(cancellationToken);
+
+    private static Task<byte[]> PdfBinaryAsync(IProtocolClient client, CancellationToken cancellationToken) =>
+        client.GetPdfBinaryAsync(cancellationToken) ?? throw new NotSupportedException($"{Display.Of(client.Protocol)} has no binary form of the PDF.");
+}

@@ -1,0 +1,154 @@
+using System.Collections.Concurrent;
+using ProtocolBench.Shared.Clients;
+using ProtocolBench.Shared.Domain.Data;
+
+namespace ProtocolBench.Lab.Services;
+
+/// <summary>
+/// The services a run measures: started here as separate processes (and stopped again whatever happens), or already
+/// running elsewhere (--external). Watches them: when one dies, its protocol's cells stop and the others go on.
+/// </summary>
+public sealed class ServiceSession : IAsyncDisposable
+{
+    private readonly RunningServices? _running;
+    private readonly ConcurrentDictionary<Protocol, string> _deaths = new();
+    private readonly Dictionary<Protocol, CancellationTokenSource> _alive = Enum.GetValues<Protocol>().ToDictionary(p => p, _ => new CancellationTokenSource());
+    private readonly Action<string> _log;
+    private readonly CancellationToken _stopping;
+    private volatile bool _stopped;
+    private Task? _stop;
+
+    private ServiceSession(
+        RunningServices? running, ServiceAddresses addresses, DatabaseOptions? database, string description, Action<string> log, CancellationToken stopping)
+    {
+        _running = running;
+        Addresses = addresses;
+        Database = database;
+        Description = description;
+        _log = log;
+        _stopping = stopping;
+        foreach (var process in running?.Processes ?? [])
+        {
+            _ = WatchAsync(process);
+        }
+    }
+
+    public ServiceAddresses Addresses { get; }
+
+    /// <summary>The services' database, when known (it is not for --external unless the command was told).</summary>
+    public DatabaseOptions? Database { get; }
+
+    public string Description { get; }
+
+    public bool External => _running is null;
+
+    /// <summary>The protocols whose service died, with what was seen.</summary>
+    public IReadOnlyDictionary<Protocol, string> Deaths => _deaths;
+
+    /// <summary>Cancelled when the protocol's service dies.</summary>
+    public CancellationToken Alive(Protocol protocol) => _alive[protocol].Token;
+
+    /// <summary>Why a protocol's service cannot be measured any more, or null.</summary>
+    public string? Problem(Protocol protocol) => _deaths.GetValueOrDefault(protocol);
+
+    /// <summary>Starts the services of <paramref name="launch"/>, each on its ports, and waits until all are healthy.</summary>
+    public static async Task<ServiceSession> StartAsync(LaunchOptions launch, Action<string> log, CancellationToken stopping)
+    {
+        var database = new DatabaseOptions { Provider = launch.Provider, ConnectionString = launch.ConnectionString };
+        log($"Starting the services ({launch.Configuration}, {database.Describe()}) ...");
+        var running = await ServiceLauncher.StartAsync(launch, line => log($"  {line}"), stopping);
+        var names = string.Join(", ", running.Processes.Select(p => $"{p.Spec.Name} (pid {p.Id})"));
+        var pinned = launch.ServerCpus is null ? "not pinned" : $"pinned to CPU {launch.ServerCpus}";
+        return new ServiceSession(
+            running, launch.Addresses, database, $"{names}: {launch.Configuration} builds started by this run on {launch.Addresses.Host}, {pinned}", log, stopping);
+    }
+
+    /// <summary>Checks that the services of <paramref name="protocols"/> answer on the addresses' host; starts nothing.</summary>
+    public static async Task<ServiceSession> ConnectAsync(
+        ServiceAddresses addresses, IReadOnlyList<Protocol> protocols, DatabaseOptions? database, Action<string> log, CancellationToken stopping)
+    {
+        log($"Using the services already running on {addresses.Host} (--external) ...");
+        foreach (var spec in ServiceSpec.All.Where(s => protocols.Contains(s.Protocol)))
+        {
+            if (await HealthProbe.ProblemAsync(addresses, spec.Protocol, TimeSpan.FromSeconds(10), stopping) is { } problem)
+            {
+                throw new LaunchException(
+                    $"{spec.Name} does not answer on {addresses.Host}: {problem}\n" +
+                    $"Start it there with: dotnet run -c Release --project src/{spec.Name} -- --Endpoints:Address=0.0.0.0");
+            }
+
+            log($"  {spec.Name} healthy on {addresses.Host}");
+        }
+
+        return new ServiceSession(null, addresses, database, $"already running on {addresses.Host} (--external): started and stopped elsewhere", log, stopping);
+    }
+
+    /// <summary>For external services: is this protocol's service still answering? (Called after a cell with errors.)</summary>
+    public async Task CheckExternalAsync(Protocol protocol)
+    {
+        if (!External || _deaths.ContainsKey(protocol) || _stopping.IsCancellationRequested)
+        {
+            return;
+        }
+
+        if (await HealthProbe.ProblemAsync(Addresses, protocol, TimeSpan.FromSeconds(2), CancellationToken.None) is { } problem)
+        {
+            MarkDead(protocol, $"{Display.Of(protocol)} on {Addresses.Host} stopped answering ({problem})");
+        }
+    }
+
+    /// <summary>Stops the services this session started (once; every caller waits for the same stop).</summary>
+    public Task StopAsync()
+    {
+        _stopped = true;
+        lock (_alive)
+        {
+            return _stop ??= _running?.StopAsync() ?? Task.CompletedTask;
+        }
+    }
+
+    /// <summary>Last resort on process exit: kill without waiting (the stdin lifeline would stop them a moment later anyway).</summary>
+    public void Kill()
+    {
+        _stopped = true;
+        foreach (var process in _running?.Processes ?? [])
+        {
+            process.Kill();
+        }
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        await StopAsync();
+        foreach (var alive in _alive.Values)
+        {
+            alive.Dispose();
+        }
+    }
+
+    private async Task WatchAsync(ServiceProcess process)
+    {
+        await process.Exited;
+        // Ctrl+C reaches the whole process group, so the services may stop a moment before this program notices.
+        await Task.Delay(TimeSpan.FromSeconds(1));
+        if (_stopped || _stopping.IsCancellationRequested)
+        {
+            return;
+        }
+
+        var tail = process.Tail().Split('\n').TakeLast(5);
+        MarkDead(
+            process.Spec.Protocol,
+            $"{process.Spec.Name} (pid {process.Id}) died during the run, exit code {process.ExitCode}",
+            $"its remaining cells fail, the others go on; its last output:\n  {string.Join("\n  ", tail)}");
+    }
+
+    private void MarkDead(Protocol protocol, string message, string? detail = null)
+    {
+        if (_deaths.TryAdd(protocol, message))
+        {
+            _log(detail is null ? message : $"{message}; {detail}");
+            _alive[protocol].Cancel();
+        }
+    }
+}
