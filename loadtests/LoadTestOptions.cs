@@ -14,7 +14,7 @@ public enum Mode
     Help,
 }
 
-/// <summary>Everything the command line can set. Defaults are the papers' setups (SPEC §9); --quick is a bounded CI version.</summary>
+/// <summary>Everything the command line can set. Defaults are the papers' setups (docs/methodology.md); --quick is a bounded CI version.</summary>
 public sealed record LoadTestOptions
 {
     public static readonly IReadOnlyList<string> DefaultUserScenarios = ["search-3112", "search-111", "search-11", "create"];

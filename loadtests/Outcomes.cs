@@ -34,7 +34,7 @@ public readonly record struct Outcome(OutcomeKind Kind, string? Error = null, bo
         _ => new(OutcomeKind.Failed, e.GetType().Name),
     };
 
-    // A 4xx-like refusal happens before any write (SPEC §8); a 5xx, UNAVAILABLE or a reset may or may not have committed.
+    // A 4xx-like refusal happens before any write (docs/limits-and-errors.md); a 5xx, UNAVAILABLE or a reset may or may not have committed.
     private static bool IsRefusal(string code) =>
         code is "INVALID_ARGUMENT" or "NOT_FOUND" or "ALREADY_EXISTS" or "FAILED_PRECONDITION" or "PERMISSION_DENIED"
             or "UNAUTHENTICATED" or "RESOURCE_EXHAUSTED" or "OUT_OF_RANGE" or "UNIMPLEMENTED"

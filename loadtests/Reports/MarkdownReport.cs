@@ -209,7 +209,7 @@ public static class MarkdownReport
 
     private static void Findings(StringBuilder md, IReadOnlyList<Finding> findings)
     {
-        md.AppendLine("## Compared with the papers (SPEC §9)").AppendLine();
+        md.AppendLine("## Compared with the papers ([method](../../docs/methodology.md#the-papers))").AppendLine();
         md.AppendLine("Orders and ratios are comparable, absolute numbers are not: the papers ran over a LAN with k6 or JMeter on .NET 5; " +
                       "here driver and services share one machine over loopback. A claimed factor counts as reproduced when ours reaches two thirds of it; " +
                       "two medians within 10% count as \"both\".").AppendLine();

@@ -7,7 +7,7 @@ using ProtocolBench.Shared.Domain.Payloads;
 
 namespace ProtocolBench.GraphQL.Api;
 
-/// <summary>SPEC §7: one Query and one Mutation root, assembled from the feature folders. Exported to schema.graphql.</summary>
+/// <summary>One Query and one Mutation root, assembled from the feature folders. Exported to schema.graphql.</summary>
 public sealed class LibrarySchema : Schema
 {
     public LibrarySchema(IServiceProvider services, IDbContextFactory<LibraryDbContext> factory, PayloadFiles files)

@@ -18,7 +18,7 @@ public static class GrpcApiExtensions
         builder.Services.AddSingleton<ErrorInterceptor>();
         builder.Services.AddGrpc(o =>
             {
-                // Both limits set explicitly: requests are capped like every protocol's body (SPEC §8); replies must fit the 3.4 MiB PDF.
+                // Both limits set explicitly: requests are capped like every protocol's body (docs/limits-and-errors.md); replies must fit the 3.4 MiB PDF.
                 o.MaxReceiveMessageSize = Limits.RequestBodyMaxBytes;
                 o.MaxSendMessageSize = MaxSendMessageBytes;
                 // A client sees the domain message or "Exception was thrown by handler.", never exception details.

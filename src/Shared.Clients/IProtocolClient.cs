@@ -3,7 +3,7 @@ using ProtocolBench.Shared.Domain.Authors;
 namespace ProtocolBench.Shared.Clients;
 
 /// <summary>
-/// Every operation of SPEC §5–§6 on one protocol and transport, returning the same DTOs whatever the wire format.
+/// Every operation (docs/methodology.md, "The scenarios") on one protocol and transport, returning the same DTOs whatever the wire format.
 /// Failures are <see cref="ProtocolClientException"/> with the protocol-neutral code (INVALID_ARGUMENT, NOT_FOUND, ...).
 /// Arguments are nullable so tests can send a missing value.
 /// </summary>

@@ -7,7 +7,7 @@ using ProtocolBench.Shared.Domain.Payloads;
 
 namespace ProtocolBench.Shared.Clients;
 
-/// <summary>REST over HttpClient with source-generated System.Text.Json; the URLs of SPEC §7.</summary>
+/// <summary>REST over HttpClient with source-generated System.Text.Json: the URLs the README lists.</summary>
 public sealed class RestProtocolClient : IProtocolClient
 {
     private readonly HttpClient _http;

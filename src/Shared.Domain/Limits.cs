@@ -1,6 +1,6 @@
 namespace ProtocolBench.Shared.Domain;
 
-/// <summary>SPEC §8: the same limits on every protocol.</summary>
+/// <summary>The same limits on every protocol (docs/limits-and-errors.md).</summary>
 public static class Limits
 {
     public const int CloneTextMaxLength = 1_024;

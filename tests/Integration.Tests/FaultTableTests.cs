@@ -11,7 +11,7 @@ using ProtocolBench.Shared.Hosting;
 namespace ProtocolBench.Integration.Tests;
 
 /// <summary>
-/// The fault table of research/reliability.md §1, row by row, on the protocols each row applies to.
+/// The fault table of docs/fault-table.md, row by row, on the protocols each row applies to.
 /// Every test ends with the service alive: a real call succeeds, row counts changed only by acknowledged writes.
 /// Rows not tested here, and why:
 ///  3  (gRPC reply over the client limit): the largest reply is the 3.4 MiB PDF and the client limit is 16 MiB;

@@ -4,7 +4,7 @@ using ProtocolBench.Shared.Domain;
 namespace ProtocolBench.Integration.Tests;
 
 /// <summary>
-/// Every limit of SPEC §8 just inside (accepted) and just outside (refused with INVALID_ARGUMENT and the field named).
+/// Every limit of docs/limits-and-errors.md just inside (accepted) and just outside (refused with INVALID_ARGUMENT and the field named).
 /// The same table runs against every protocol and transport.
 /// </summary>
 public sealed record LimitCase(string Name, bool Accepted, string? Field, Func<IProtocolClient, CancellationToken, Task> Call)

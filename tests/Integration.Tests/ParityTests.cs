@@ -6,7 +6,7 @@ using ProtocolBench.Shared.Domain.Payloads;
 namespace ProtocolBench.Integration.Tests;
 
 /// <summary>
-/// SPEC §7: the same request gives the same data on every protocol and transport. REST over HTTP is the reference;
+/// The same request gives the same data on every protocol and transport. REST over HTTP is the reference;
 /// every other combination must return equal DTOs (field by field), equal bytes (SHA-256) and the same errors.
 /// </summary>
 [Collection(SqliteCollection.Name)]

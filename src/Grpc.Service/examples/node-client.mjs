@@ -1,5 +1,5 @@
 // A gRPC client ProtocolBench did not write: grpc-js, driven by nothing but the service's .proto file.
-// It calls every kind of operation once, prints what it got and checks it against SPEC §5–§8.
+// It calls every kind of operation once, prints what it got and checks it against docs/methodology.md and docs/limits-and-errors.md.
 //
 //   npm install                                     (in this folder, once)
 //   node node-client.mjs http://127.0.0.1:5200      (h2c, HTTP/2 prior knowledge)

@@ -4,7 +4,7 @@ using ProtocolBench.Shared.Domain.Data;
 namespace ProtocolBench.Shared.Domain.Authors;
 
 /// <summary>
-/// SPEC §5, implemented once. Every service calls these and only translates its protocol.
+/// The author operations (docs/methodology.md, "The data"), implemented once. Every service calls these and only translates its protocol.
 /// Arguments are validated before the first query; reads use one projection, ordered by id.
 /// </summary>
 public static class AuthorOperations

@@ -3,7 +3,7 @@ using ProtocolBench.Shared.Domain.Authors;
 
 namespace ProtocolBench.Shared.Domain.Data;
 
-/// <summary>SPEC §5: the deterministic seed shared by every service and database.</summary>
+/// <summary>The deterministic seed (docs/methodology.md, "The data") shared by every service and database.</summary>
 public static class LibrarySeed
 {
     public const int AuthorCount = 12_000;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Makes the two payload files of SPEC §6 deterministically (same bytes on every run).
+"""Makes the two payload files of scenarios VI and VII (docs/methodology.md) deterministically (same bytes on every run).
 
     python3 src/Shared.Domain/Fixtures/make_fixtures.py
 

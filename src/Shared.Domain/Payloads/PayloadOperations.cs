@@ -2,7 +2,7 @@ using ProtocolBench.Shared.Domain.Authors;
 
 namespace ProtocolBench.Shared.Domain.Payloads;
 
-/// <summary>SPEC §6 (Bolanowski scenarios I–V), no database. Validation happens before anything is allocated.</summary>
+/// <summary>Bolanowski scenarios I–V (docs/methodology.md), no database. Validation happens before anything is allocated.</summary>
 public static class PayloadOperations
 {
     /// <summary>Scenario II's fixed paragraph: 615 ASCII characters.</summary>

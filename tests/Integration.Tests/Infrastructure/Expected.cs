@@ -4,7 +4,7 @@ using ProtocolBench.Shared.Hosting;
 
 namespace ProtocolBench.Integration.Tests.Infrastructure;
 
-/// <summary>What a user should see: the committed files' bytes and the seed's known counts (SPEC §5–§6).</summary>
+/// <summary>What a user should see: the committed files' bytes and the seed's known counts (docs/methodology.md).</summary>
 public static class Expected
 {
     public const int AuthorsMatchingAuthor1 = 3_112;
