@@ -187,8 +187,9 @@ public sealed record BenchOptions
                                    medium/long: BenchmarkDotNet's presets. dry: every cell once.
           --smoke                  Every cell once (dry job), then fail unless every report and every cell is present.
                                    For CI.
-          --filter GLOB            BenchmarkDotNet's filter on Namespace.Class.Method, e.g. '*Payloads*' or '*.IntMax'.
-                                   Classes: Baseline, Payloads, Files, BinaryFiles, Authors. Quote the glob.
+          --filter GLOB            BenchmarkDotNet's filter on the class and the parameters, e.g. '*Payloads*' or
+                                   '*int-max*' (scenario names as in docs/methodology.md). Classes: Baseline,
+                                   Payloads, Files, BinaryFiles, Authors. Quote the glob.
           --results DIR            Where the reports go. Default: results/benchmarks-<yyyyMMdd-HHmmss> in the repository.
           --database sqlite|postgres
                                    Database of the started services. Default sqlite (an embedded file, seeded on first use).
@@ -214,7 +215,7 @@ public sealed record BenchOptions
           results/*-report.html|.csv|-github.md|-full.json   BenchmarkDotNet's reports, one set per class
           *.log                        BenchmarkDotNet's full log
 
-        Exit codes: 0 all cells measured; 1 a cell failed, a report is missing or a service died; 2 bad options or
-        start-up failure; 130 Ctrl+C; 143 SIGTERM.
+        Exit codes: 0 all cells measured; 1 a cell failed or a report is missing; 2 bad options; 3 a service would not
+        start or died; 130 Ctrl+C; 143 SIGTERM (partial results are written first).
         """;
 }

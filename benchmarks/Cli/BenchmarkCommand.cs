@@ -134,7 +134,7 @@ public static class BenchmarkCommand
                 Job = BenchConfig.Describe(options.Job),
                 Database = session.Database?.Describe() ?? "whatever the external services use",
                 Services = session.Description,
-                Pinning = pinning.ServerCpus is null && pinning.ClientCpus is null ? pinning.Describe() : $"{pinning.Describe()}; the client runs on {client}",
+                Pinning = client.StartsWith("not pinned", StringComparison.Ordinal) ? $"{pinning.Describe()}; client {client}" : pinning.Describe(),
                 HttpVersions = options.Http2
                     ? "REST and GraphQL: HTTP/1.1 over HTTP, h2 over HTTPS (--http2); gRPC: h2c over HTTP, h2 over HTTPS; one reused connection per client"
                     : "REST and GraphQL: HTTP/1.1 on both transports; gRPC: h2c (prior knowledge) over HTTP, h2 over HTTPS; one reused connection per client",

@@ -24,8 +24,25 @@ public static class ServiceDefaults
     /// A builder whose content root is the binary's folder, so appsettings.json is found whatever the working
     /// directory (dotnet run, the launcher, a double-click in an IDE).
     /// </summary>
-    public static WebApplicationBuilder CreateBuilder(string[] args) =>
-        WebApplication.CreateBuilder(new WebApplicationOptions { Args = args, ContentRootPath = AppContext.BaseDirectory });
+    public static WebApplicationBuilder CreateBuilder(string[] args)
+    {
+        AppDomain.CurrentDomain.UnhandledException += ExplainStartupFailure;
+        return WebApplication.CreateBuilder(new WebApplicationOptions { Args = args, ContentRootPath = AppContext.BaseDirectory });
+    }
+
+    /// <summary>
+    /// A setting that stops the service before it listens (a missing certificate, a malformed connection string) is the
+    /// user's to fix: one message saying what and how, exit code 2, instead of an unhandled exception and its stack.
+    /// </summary>
+    private static void ExplainStartupFailure(object? sender, UnhandledExceptionEventArgs e)
+    {
+        if (e.ExceptionObject is InvalidOperationException or OptionsValidationException or ArgumentException)
+        {
+            Console.Error.WriteLine($"{AppDomain.CurrentDomain.FriendlyName.Replace("ProtocolBench.", "")}: cannot start: {((Exception)e.ExceptionObject).Message}");
+            Console.Error.Flush();
+            Environment.Exit(2);
+        }
+    }
 
     public static WebApplicationBuilder AddServiceDefaults(this WebApplicationBuilder builder)
     {
@@ -34,6 +51,8 @@ public static class ServiceDefaults
         builder.Logging.AddSimpleConsole(o => o.SingleLine = true);
         builder.Logging.SetMinimumLevel(LogLevel.Warning);
         builder.Logging.AddFilter("ProtocolBench", LogLevel.Information);
+        // A failed start (a busy port) is explained in one message by RunServiceAsync; the host's own stack trace is noise.
+        builder.Logging.AddFilter("Microsoft.Extensions.Hosting.Internal.Host", LogLevel.None);
 
         builder.Services.AddOptions<EndpointOptions>()
             .BindConfiguration(EndpointOptions.Section)

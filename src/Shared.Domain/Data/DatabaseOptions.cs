@@ -30,11 +30,25 @@ public sealed class DatabaseOptions
         "ProtocolBench",
         "protocolbench.db");
 
-    public string EffectiveConnectionString => Provider switch
+    public string EffectiveConnectionString
     {
-        DatabaseProvider.Sqlite => SqliteConnectionString(),
-        _ => PostgresConnectionString(),
-    };
+        get
+        {
+            try
+            {
+                return Provider == DatabaseProvider.Sqlite ? SqliteConnectionString() : PostgresConnectionString();
+            }
+            catch (ArgumentException e)
+            {
+                throw new InvalidOperationException(
+                    $"Database:ConnectionString \"{ConnectionString}\" is not a {(Provider == DatabaseProvider.Sqlite ? "SQLite" : "PostgreSQL")} connection string ({e.Message.TrimEnd('.')}). " +
+                    (Provider == DatabaseProvider.Sqlite
+                        ? "For SQLite write \"Data Source=FILE\", e.g. --Database:ConnectionString=\"Data Source=app.db\"."
+                        : "For PostgreSQL write \"Host=...;Username=...;Password=...;Database=...\"."),
+                    e);
+            }
+        }
+    }
 
     /// <summary>What the logs and reports may show: the file, or the host and database, never a password.</summary>
     public string Describe()
