@@ -1,7 +1,8 @@
-using System.Globalization;
+using System.CommandLine;
 using ProtocolBench.Lab;
+using ProtocolBench.Lab.CommandLine;
+using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Domain.Data;
 
 namespace ProtocolBench.LoadTests;
 
@@ -11,20 +12,24 @@ public enum Mode
     Paced,
     All,
     DriverCheck,
-    Help,
 }
 
-/// <summary>Everything the command line can set. Defaults are the papers' setups (docs/methodology.md); --quick is a bounded CI version.</summary>
+/// <summary>
+/// Everything the command line can set (System.CommandLine; the options shared with the benchmark command come from
+/// the harness). Defaults are the papers' setups (docs/methodology.md); --quick is a bounded CI version.
+/// </summary>
 public sealed record LoadTestOptions
 {
     public static readonly IReadOnlyList<string> DefaultUserScenarios = ["search-3112", "search-111", "search-11", "create"];
     public static readonly IReadOnlyList<string> DefaultPacedScenarios = ["clone-hello", "pdf"];
 
+    public required CommonSettings Common { get; init; }
+
     public Mode Mode { get; init; } = Mode.Users;
 
-    public IReadOnlyList<Protocol> Protocols { get; init; } = [Protocol.Rest, Protocol.Grpc, Protocol.GraphQL];
+    public IReadOnlyList<Protocol> Protocols { get; init; } = Display.Protocols;
 
-    public IReadOnlyList<Transport> Transports { get; init; } = [Transport.Http, Transport.Https];
+    public IReadOnlyList<Transport> Transports { get; init; } = Display.Transports;
 
     public IReadOnlyList<int> Users { get; init; } = [1, 10, 50];
 
@@ -54,20 +59,7 @@ public sealed record LoadTestOptions
     /// <summary>Virtual users sharing one HTTP/2 connection (gRPC, and REST/GraphQL with --http2): 50 users open 5 connections.</summary>
     public int UsersPerHttp2Connection { get; init; } = 10;
 
-    public bool Http2ForRestAndGraphQL { get; init; }
-
-    /// <summary>Host of services already running (their default ports unless --ports); null: start them.</summary>
-    public string? External { get; init; }
-
-    public ServiceAddresses? Ports { get; init; }
-
-    public DatabaseProvider Database { get; init; } = DatabaseProvider.Sqlite;
-
-    public bool DatabaseGiven { get; init; }
-
-    public string? ConnectionString { get; init; }
-
-    public string? ResultsDirectory { get; init; }
+    public bool Http2ForRestAndGraphQL => Common.Http2;
 
     public bool Quick { get; init; }
 
@@ -75,8 +67,6 @@ public sealed record LoadTestOptions
     public string? ServerCpus { get; init; }
 
     public string? DriverCpus { get; init; }
-
-    public bool NoPin { get; init; }
 
     public bool FailOnErrors { get; init; }
 
@@ -95,233 +85,152 @@ public sealed record LoadTestOptions
 
     public bool RunsPaced => Mode is Mode.Paced or Mode.All;
 
-    public static LoadTestOptions Parse(string[] args)
+    /// <summary>The options, or the exit code when there is nothing to run (after --help: 0; bad options: 2).</summary>
+    public static (LoadTestOptions? Options, int Exit) Parse(IReadOnlyList<string> args)
     {
-        var options = new LoadTestOptions();
-        var rest = new Queue<string>(args);
-        if (rest.TryPeek(out var first) && !first.StartsWith('-'))
+        var common = new CommonOptions();
+        var mode = new Argument<Mode>("mode")
         {
-            rest.Dequeue();
-            options = options with
+            Description = "users: virtual users back to back (Śliwa & Pańczyk); paced: a fixed rate of single requests (Bolanowski); " +
+                          "all: both on one start of the services; driver-check: our driver against wrk and h2load",
+            HelpName = "users|paced|all|driver-check",
+            Arity = ArgumentArity.ZeroOrOne,
+            DefaultValueFactory = _ => Mode.Users,
+            CustomParser = result => result.Tokens[0].Value switch
             {
-                Mode = first switch
-                {
-                    "users" => Mode.Users,
-                    "paced" => Mode.Paced,
-                    "all" => Mode.All,
-                    "driver-check" => Mode.DriverCheck,
-                    "help" => Mode.Help,
-                    _ => throw new UsageException($"Unknown mode '{first}'. Modes: users, paced, all, driver-check."),
-                },
-            };
-        }
-
-        var given = new HashSet<string>();
-        IReadOnlyList<string>? scenarios = null;
-        while (rest.Count > 0)
+                "users" => Mode.Users,
+                "paced" => Mode.Paced,
+                "all" => Mode.All,
+                "driver-check" => Mode.DriverCheck,
+                var other => Error(result, $"Unknown mode '{other}'. Modes: users, paced, all, driver-check.", Mode.Users),
+            },
+        };
+        var protocols = new Option<IReadOnlyList<Protocol>>("--protocols")
         {
-            var option = rest.Dequeue();
-            var name = option.Split('=', 2)[0];
-            string Value()
-            {
-                if (option.Contains('='))
-                {
-                    return option.Split('=', 2)[1];
-                }
-
-                return rest.Count > 0 ? rest.Dequeue() : throw new UsageException($"{name} needs a value.");
-            }
-
-            given.Add(name);
-            options = name switch
-            {
-                "-h" or "--help" or "-?" => options with { Mode = Mode.Help },
-                "--protocols" => options with { Protocols = List(Value(), ParseProtocol) },
-                "--transports" => options with { Transports = List(Value(), ParseTransport) },
-                "--users" => options with { Users = List(Value(), v => Positive(name, v)) },
-                "--requests" => options with { Requests = Positive(name, Value()) },
-                "--warmup" => options with { WarmupPerUser = NonNegative(name, Value()) },
-                "--warmup-total" => options with { WarmupTotal = NonNegative(name, Value()) },
-                "--paced-warmup" => options with { PacedWarmup = NonNegative(name, Value()) },
-                "--rate" => options with { Rate = PositiveDouble(name, Value()) },
-                "--count" => options with { Count = Positive(name, Value()) },
-                "--timeout" => options with { Timeout = TimeSpan.FromSeconds(PositiveDouble(name, Value())) },
-                "--users-per-connection" => options with { UsersPerHttp2Connection = Positive(name, Value()) },
-                "--http2" => options with { Http2ForRestAndGraphQL = true },
-                "--external" => options with { External = Value() },
-                "--ports" => options with { Ports = ParsePorts(Value()) },
-                "--database" => options with { Database = ParseDatabase(Value()), DatabaseGiven = true },
-                "--connection-string" => options with { ConnectionString = Value() },
-                "--results" => options with { ResultsDirectory = Value() },
-                "--quick" => options with { Quick = true },
-                "--server-cpus" => options with { ServerCpus = Value() },
-                "--driver-cpus" => options with { DriverCpus = Value() },
-                "--no-pin" => options with { NoPin = true },
-                "--fail-on-errors" => options with { FailOnErrors = true },
-                "--keep-created" => options with { KeepCreated = true },
-                "--duration" => options with { Duration = TimeSpan.FromSeconds(PositiveDouble(name, Value())) },
-                "--check-users" => options with { CheckUsers = Positive(name, Value()) },
-                "--rounds" => options with { Rounds = Positive(name, Value()) },
-                "--scenarios" => SetScenarios(options, scenarios = List(Value(), s => s.Trim())),
-                _ => throw new UsageException($"Unknown option '{option}'. See --help."),
-            };
-        }
-
-        if (options.Quick)
+            Description = "rest,grpc,graphql", HelpName = "LIST", DefaultValueFactory = _ => Display.Protocols,
+            CustomParser = r => CommonOptions.List(r, CommonOptions.ParseProtocol),
+        };
+        var transports = new Option<IReadOnlyList<Transport>>("--transports")
         {
-            options = options with
-            {
-                Users = given.Contains("--users") ? options.Users : [1, 4],
-                Requests = given.Contains("--requests") ? options.Requests : 10,
-                WarmupPerUser = given.Contains("--warmup") ? options.WarmupPerUser : 1,
-                WarmupTotal = given.Contains("--warmup-total") ? options.WarmupTotal : 10,
-                UserScenarios = scenarios ?? ["search-11", "search-111", "create"],
-                PacedScenarios = scenarios ?? ["clone-hello"],
-                Rate = given.Contains("--rate") ? options.Rate : 5,
-                Count = given.Contains("--count") ? options.Count : 10,
-                PacedWarmup = given.Contains("--paced-warmup") ? options.PacedWarmup : 5,
-                Timeout = given.Contains("--timeout") ? options.Timeout : TimeSpan.FromSeconds(10),
-                Duration = given.Contains("--duration") ? options.Duration : TimeSpan.FromSeconds(3),
-                CheckUsers = given.Contains("--check-users") ? options.CheckUsers : 10,
-                Rounds = given.Contains("--rounds") ? options.Rounds : 1,
-            };
-        }
-
-        if (options.Database == DatabaseProvider.PostgreSQL && string.IsNullOrWhiteSpace(options.ConnectionString))
+            Description = "http,https", HelpName = "LIST", DefaultValueFactory = _ => Display.Transports,
+            CustomParser = r => CommonOptions.List(r, CommonOptions.ParseTransport),
+        };
+        var scenarios = new Option<IReadOnlyList<string>?>("--scenarios")
         {
-            throw new UsageException(
-                "--database postgres needs --connection-string, e.g. " +
-                "\"Host=127.0.0.1;Username=postgres;Password=...;Database=protocolbench_loadtests\".");
-        }
-
-        foreach (var scenario in options.UserScenarios.Concat(options.PacedScenarios).Append(options.CheckScenario))
+            Description = $"users default: {string.Join(',', DefaultUserScenarios)}; paced default: {string.Join(',', DefaultPacedScenarios)}; " +
+                          $"any of {string.Join(", ", Catalogue.Names)}, or I..VII; in `all` the list applies to both studies",
+            HelpName = "LIST",
+            CustomParser = r => CommonOptions.List(r, s => Catalogue.Find(s) is { Call: not null } found ? found.Name : throw new FormatException($"'{s}' is not a scenario")),
+        };
+        var users = new Option<IReadOnlyList<int>>("--users")
         {
-            _ = Scenarios.Named(scenario);
-        }
-
-        if (options.Mode == Mode.DriverCheck && !options.CheckScenario.StartsWith("search-", StringComparison.Ordinal))
+            Description = "Virtual users per cell", HelpName = "LIST", DefaultValueFactory = _ => [1, 10, 50],
+            CustomParser = r => CommonOptions.List(r, v => int.TryParse(v, out var n) && n > 0 ? n : throw new FormatException($"'{v}' is not a positive whole number")),
+        };
+        var requests = IntOption("--requests", "Requests per user", 50, CommonOptions.PositiveInt);
+        var warmup = IntOption("--warmup", "Requests per user before measuring, excluded", 2, CommonOptions.NonNegativeInt);
+        var warmupTotal = IntOption("--warmup-total", "... and at least this many in all per cell", 50, CommonOptions.NonNegativeInt);
+        var pacedWarmup = IntOption("--paced-warmup", "Paced study: back-to-back requests before the paced ones", 50, CommonOptions.NonNegativeInt);
+        var rate = NumberOption("--rate", "Paced study: requests per second", 2);
+        var count = IntOption("--count", "Paced study: requests per cell", 20, CommonOptions.PositiveInt);
+        var timeout = NumberOption("--timeout", "Timeout or deadline of every request, in seconds", 30);
+        var usersPerConnection = IntOption("--users-per-connection", "Users sharing one HTTP/2 connection (HTTP/1.1 gets one per user)", 10, CommonOptions.PositiveInt);
+        var quick = new Option<bool>("--quick")
         {
-            throw new UsageException("driver-check measures a search scenario (search-3112, search-111 or search-11).");
+            Description = "Small and bounded (CI): users 1,4 × 10 requests on search-11, search-111, create (warm-up 10); paced 5/s × 10 on clone-hello; " +
+                          "timeout 10 s; options given explicitly win",
+        };
+        var serverCpus = new Option<string?>("--server-cpus") { Description = "taskset CPU list for the services [default: 1 on two cores, 1-(n-1) on more]", HelpName = "LIST" };
+        var driverCpus = new Option<string?>("--driver-cpus") { Description = "CPU list for this driver [default: 0]", HelpName = "LIST" };
+        var failOnErrors = new Option<bool>("--fail-on-errors") { Description = "Exit 1 if any request failed or timed out" };
+        var keepCreated = new Option<bool>("--keep-created") { Description = "Keep the authors the create scenario made (default: deleted after the check)" };
+        var duration = NumberOption("--duration", "driver-check: seconds per measurement", 10);
+        var checkUsers = IntOption("--check-users", "driver-check: concurrency", 50, CommonOptions.PositiveInt);
+        var rounds = IntOption("--rounds", "driver-check: alternating rounds of ours and the tool's", 3, CommonOptions.PositiveInt);
+
+        var root = CommonOptions.Root(
+            "ProtocolBench load studies: virtual users (Śliwa & Pańczyk) and a paced stream (Bolanowski), on every protocol.\n\n" +
+            "  dotnet run -c Release --project loadtests -- [mode] [options]\n\n" +
+            "Exit codes (both commands): 0 done; 1 a check failed (books, nothing lost, --fail-on-errors); 2 bad options;\n" +
+            "3 a service would not start or died; 130 Ctrl+C; 143 SIGTERM (partial results are written first).");
+        root.Arguments.Add(mode);
+        common.AddTo(root);
+        foreach (var option in new Option[]
+                 {
+                     protocols, transports, scenarios, users, requests, warmup, warmupTotal, pacedWarmup, rate, count, timeout, usersPerConnection,
+                     quick, serverCpus, driverCpus, failOnErrors, keepCreated, duration, checkUsers, rounds,
+                 })
+        {
+            root.Options.Add(option);
         }
 
-        return options;
-    }
+        if (CommonOptions.Parse(root, args, out var result) is { } exit)
+        {
+            return (null, exit);
+        }
 
-    private static LoadTestOptions SetScenarios(LoadTestOptions options, IReadOnlyList<string> scenarios) => options.Mode switch
-    {
-        Mode.Paced => options with { PacedScenarios = scenarios },
-        Mode.DriverCheck => options with { CheckScenario = scenarios.Count == 1 ? scenarios[0] : throw new UsageException("driver-check takes one scenario.") },
-        Mode.All => options with { UserScenarios = scenarios, PacedScenarios = scenarios },
-        _ => options with { UserScenarios = scenarios },
-    };
-
-    private static IReadOnlyList<T> List<T>(string value, Func<string, T> parse)
-    {
-        var items = value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).Select(parse).Distinct().ToList();
-        return items.Count > 0 ? items : throw new UsageException($"Empty list '{value}'.");
-    }
-
-    private static int Positive(string name, string value) =>
-        int.TryParse(value, NumberStyles.Integer, CultureInfo.InvariantCulture, out var n) && n > 0
-            ? n
-            : throw new UsageException($"{name} must be a positive whole number (was '{value}').");
-
-    private static int NonNegative(string name, string value) =>
-        int.TryParse(value, NumberStyles.Integer, CultureInfo.InvariantCulture, out var n) && n >= 0
-            ? n
-            : throw new UsageException($"{name} must be 0 or more (was '{value}').");
-
-    private static double PositiveDouble(string name, string value) =>
-        double.TryParse(value, NumberStyles.Float, CultureInfo.InvariantCulture, out var n) && n > 0 && double.IsFinite(n)
-            ? n
-            : throw new UsageException($"{name} must be a positive number (was '{value}').");
-
-    private static Protocol ParseProtocol(string value) => value.ToLowerInvariant() switch
-    {
-        "rest" => Protocol.Rest,
-        "grpc" => Protocol.Grpc,
-        "graphql" => Protocol.GraphQL,
-        _ => throw new UsageException($"Unknown protocol '{value}': rest, grpc or graphql."),
-    };
-
-    private static Transport ParseTransport(string value) => value.ToLowerInvariant() switch
-    {
-        "http" => Transport.Http,
-        "https" => Transport.Https,
-        _ => throw new UsageException($"Unknown transport '{value}': http or https."),
-    };
-
-    private static DatabaseProvider ParseDatabase(string value) => value.ToLowerInvariant() switch
-    {
-        "sqlite" => DatabaseProvider.Sqlite,
-        "postgres" or "postgresql" => DatabaseProvider.PostgreSQL,
-        _ => throw new UsageException($"Unknown database '{value}': sqlite or postgres."),
-    };
-
-    private static ServiceAddresses ParsePorts(string value)
-    {
         try
         {
-            return ServiceAddresses.ParsePorts(value);
+            // With --quick an option keeps its --quick value unless it was given on the command line.
+            var isQuick = result.GetValue(quick);
+            T Pick<T>(Option<T> option, T quickValue) => isQuick && result.GetResult(option) is null or { Implicit: true } ? quickValue : result.GetValue(option)!;
+
+            var chosenMode = result.GetValue(mode);
+            var given = result.GetValue(scenarios);
+            var options = new LoadTestOptions
+            {
+                Common = common.Read(result),
+                Mode = chosenMode,
+                Protocols = result.GetValue(protocols)!,
+                Transports = result.GetValue(transports)!,
+                Users = Pick(users, [1, 4]),
+                Requests = Pick(requests, 10),
+                WarmupPerUser = Pick(warmup, 1),
+                WarmupTotal = Pick(warmupTotal, 10),
+                UserScenarios = given ?? (isQuick ? ["search-11", "search-111", "create"] : DefaultUserScenarios),
+                PacedScenarios = given ?? (isQuick ? ["clone-hello"] : DefaultPacedScenarios),
+                Rate = Pick(rate, 5),
+                Count = Pick(count, 10),
+                PacedWarmup = Pick(pacedWarmup, 5),
+                Timeout = TimeSpan.FromSeconds(Pick(timeout, 10)),
+                UsersPerHttp2Connection = result.GetValue(usersPerConnection),
+                Quick = isQuick,
+                ServerCpus = result.GetValue(serverCpus),
+                DriverCpus = result.GetValue(driverCpus),
+                FailOnErrors = result.GetValue(failOnErrors),
+                KeepCreated = result.GetValue(keepCreated),
+                Duration = TimeSpan.FromSeconds(Pick(duration, 3)),
+                CheckUsers = Pick(checkUsers, 10),
+                Rounds = Pick(rounds, 1),
+            };
+            if (chosenMode == Mode.DriverCheck && given is not null)
+            {
+                options = options with { CheckScenario = given.Count == 1 ? given[0] : throw new UsageException("driver-check takes one scenario.") };
+            }
+
+            if (chosenMode == Mode.DriverCheck && !options.CheckScenario.StartsWith("search-", StringComparison.Ordinal))
+            {
+                throw new UsageException("driver-check measures a search scenario (search-3112, search-111 or search-11).");
+            }
+
+            return (options, ExitCodes.Ok);
         }
-        catch (FormatException e)
+        catch (UsageException e)
         {
-            throw new UsageException(e.Message);
+            Console.Error.WriteLine(e.Message);
+            return (null, ExitCodes.BadUsage);
         }
     }
 
-    public const string Help = """
-        ProtocolBench load studies: virtual users (Śliwa & Pańczyk) and a paced stream (Bolanowski), on every protocol.
+    private static Option<int> IntOption(string name, string description, int value, Func<System.CommandLine.Parsing.ArgumentResult, int> parse) =>
+        new(name) { Description = description, HelpName = "N", DefaultValueFactory = _ => value, CustomParser = r => parse(r) };
 
-        Usage: dotnet run -c Release --project loadtests -- [mode] [options]
+    private static Option<double> NumberOption(string name, string description, double value) =>
+        new(name) { Description = description, HelpName = "N", DefaultValueFactory = _ => value, CustomParser = CommonOptions.PositiveNumber };
 
-        Modes
-          users          (default) virtual users, each sending --requests requests back to back, no think time
-          paced          a fixed rate of single requests, each timed by Stopwatch: timeline chart and median
-          all            users, then paced, on one start of the services (what CI runs with --quick)
-          driver-check   our driver against wrk (REST, HTTP/1.1) and h2load (gRPC, h2c) on the same endpoint
-                         and concurrency; reports both throughputs and the ratio
-
-        What is measured
-          --protocols LIST         rest,grpc,graphql (default all)
-          --transports LIST        http,https (default both)
-          --scenarios LIST         users default: search-3112,search-111,search-11,create
-                                   paced default: clone-hello,pdf
-                                   also: clone-lorem, int-max, ints, sample, text-file, pdf-raw, or I..VII
-                                   (the Bolanowski scenarios); in `all` the list applies to both studies
-          --users LIST             virtual users per cell (default 1,10,50)
-          --requests N             requests per user (default 50)
-          --warmup N               requests per user before measuring, excluded (default 2) ...
-          --warmup-total N         ... and at least N in all per cell (default 50)
-          --paced-warmup N         paced study: back-to-back requests before the paced ones (default 50)
-          --rate R --count N       paced study: R requests/s, N requests per cell (default 2 and 20)
-          --timeout S              timeout/deadline of every request in seconds (default 30)
-          --users-per-connection N users sharing one HTTP/2 connection (default 10; HTTP/1.1 gets one per user)
-          --http2                  REST and GraphQL over HTTP/2 on HTTPS (default HTTP/1.1, as the paper)
-          --duration S             driver-check: seconds per measurement (default 10)
-          --check-users N          driver-check: concurrency (default 50)
-          --rounds N               driver-check: alternating rounds of ours and the tool's (default 3)
-
-        Where
-          --external HOST          services already running on HOST (default: start them, Release build)
-          --ports P1,..,P6         REST http,https, gRPC http,https, GraphQL http,https (default 5100,...,5301)
-          --database sqlite|postgres   database of the started services, and the one checked after creates
-          --connection-string S    SQLite "Data Source=..." or an Npgsql connection string (required for postgres);
-                                   default SQLite: protocolbench-loadtests.db beside the benchmark's database
-          --results DIR            default results/loadtests-<timestamp> under the repository
-          --server-cpus LIST       taskset CPU list for the services (default 1 on two cores, 1-(n-1) on more)
-          --driver-cpus LIST       CPU list for this driver (default 0)
-          --no-pin                 no pinning
-
-        Run control
-          --quick                  small and bounded (CI): users 1,4 × 10 requests on search-11, search-111, create
-                                   (warm-up 10); paced 5/s × 10 on clone-hello; timeout 10 s; explicit options win
-          --fail-on-errors         exit 1 if any request failed or timed out
-          --keep-created           keep the authors the create scenario made (default: deleted after the check)
-
-        Exit codes: 0 done; 1 a check failed (books, nothing lost, --fail-on-errors); 2 bad usage;
-                    3 a service failed to start or died; 130 interrupted (Ctrl+C, SIGTERM; partial results kept)
-        """;
+    private static T Error<T>(System.CommandLine.Parsing.ArgumentResult result, string message, T fallback)
+    {
+        result.AddError(message);
+        return fallback;
+    }
 }
-
-public sealed class UsageException(string message) : Exception(message);

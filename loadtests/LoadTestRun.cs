@@ -18,21 +18,10 @@ public static class LoadTestRun
 {
     public static async Task<int> MainAsync(string[] args)
     {
-        LoadTestOptions options;
-        try
+        var (options, parseExit) = LoadTestOptions.Parse(args);
+        if (options is null)
         {
-            options = LoadTestOptions.Parse(args);
-        }
-        catch (UsageException e)
-        {
-            AnsiConsole.MarkupLine($"[red]{Markup.Escape(e.Message)}[/]");
-            return ExitCodes.BadUsage;
-        }
-
-        if (options.Mode == Mode.Help)
-        {
-            Console.WriteLine(LoadTestOptions.Help);
-            return 0;
+            return parseExit;
         }
 
         if (Console.IsOutputRedirected)
@@ -44,12 +33,13 @@ public static class LoadTestRun
         using var interruption = new Interruption();
         var started = DateTimeOffset.UtcNow;
         var runId = $"{started:yyMMddHHmmss}-{Random.Shared.Next(0x10000):x4}";
-        var pinning = Pinning.Plan(options.NoPin, options.External is not null, options.DriverCpus, options.ServerCpus);
+        var common = options.Common;
+        var pinning = Pinning.Plan(common.NoPin, common.External is not null, options.DriverCpus, options.ServerCpus);
         var driverPinning = pinning.PinClient();
-        var serverPinning = options.External is not null ? "external (not pinned by this run)"
+        var serverPinning = common.External is not null ? "external (not pinned by this run)"
             : pinning.ServerCpus is null ? "not pinned" : $"CPU {pinning.ServerCpus} (taskset)";
         var machine = new Machine(MachineInfo.Current(), driverPinning, serverPinning);
-        var results = new ResultsFolder(options.ResultsDirectory, started);
+        var results = new ResultsFolder(common.Results, started);
         AnsiConsole.MarkupLine($"[bold]ProtocolBench load tests[/] · {options.Mode.ToString().ToLowerInvariant()}{(options.Quick ? " --quick" : "")} · run {runId}");
         AnsiConsole.MarkupLine($"[grey]{Markup.Escape(machine.Summary)}[/]");
         AnsiConsole.MarkupLine($"[grey]results: {Markup.Escape(results.Path)}[/]");
@@ -167,29 +157,31 @@ public static class LoadTestRun
     private static async Task<ServiceSession> StartServicesAsync(LoadTestOptions options, Pinning pinning, CancellationToken stopping)
     {
         IReadOnlyList<Protocol> protocols = options.Mode == Mode.DriverCheck ? [Protocol.Rest, Protocol.Grpc] : options.Protocols;
-        if (options.External is { } host)
+        var common = options.Common;
+        if (common.External is not null)
         {
-            var loopback = host is "localhost" || (IPAddress.TryParse(host, out var ip) && IPAddress.IsLoopback(ip));
-            var addresses = (options.Ports ?? new ServiceAddresses()) with { Host = host, TlsHost = loopback ? "localhost" : host };
-            var database = options.DatabaseGiven ? new DatabaseOptions { Provider = options.Database, ConnectionString = options.ConnectionString } : null;
-            return await ServiceSession.ConnectAsync(addresses, protocols, database, Log, stopping);
+            return await ServiceSession.ConnectAsync(common.Addresses, protocols, common.Database, Log, stopping);
         }
 
         ProjectCertificate.EnsureExists();
-        var connection = options.ConnectionString;
-        if (options.Database == DatabaseProvider.Sqlite && string.IsNullOrWhiteSpace(connection))
+        var database = common.Database!;
+        if (database.Provider == DatabaseProvider.Sqlite && string.IsNullOrWhiteSpace(database.ConnectionString))
         {
             // Its own file: the create scenario's authors never land in the benchmark command's database.
-            connection = $"Data Source={Path.Combine(Path.GetDirectoryName(DatabaseOptions.DefaultSqlitePath)!, "protocolbench-loadtests.db")}";
+            database = new DatabaseOptions
+            {
+                Provider = DatabaseProvider.Sqlite,
+                ConnectionString = $"Data Source={Path.Combine(Path.GetDirectoryName(DatabaseOptions.DefaultSqlitePath)!, "protocolbench-loadtests.db")}",
+            };
         }
 
         return await ServiceSession.StartAsync(
             new LaunchOptions
             {
-                Addresses = options.Ports ?? new ServiceAddresses(),
+                Addresses = common.Addresses,
                 Services = ServiceSpec.All.Where(s => protocols.Contains(s.Protocol)).ToList(),
-                Provider = options.Database,
-                ConnectionString = connection,
+                Provider = database.Provider,
+                ConnectionString = database.ConnectionString,
                 ServerCpus = pinning.ServerCpus,
             },
             Log,
@@ -204,7 +196,7 @@ public static class LoadTestRun
         CallTimeout = options.Timeout,
         // HTTP/1.1 carries one request at a time: at least one connection per virtual user.
         MaxConnectionsPerServer = Math.Max(options.Users.Max(), options.CheckUsers),
-        HttpsUsesHttp2ForRestAndGraphQL = options.Http2ForRestAndGraphQL,
+        HttpsUsesHttp2ForRestAndGraphQL = options.Common.Http2,
     };
 
     private static Settings SettingsFor(LoadTestOptions o, ServiceSession? services) => new(
@@ -213,7 +205,7 @@ public static class LoadTestRun
         o.Http2ForRestAndGraphQL
             ? "REST and GraphQL over HTTP/1.1 on HTTP and HTTP/2 on HTTPS; gRPC over HTTP/2 (h2c, h2)"
             : "REST and GraphQL over HTTP/1.1 (also on HTTPS, as the paper); gRPC over HTTP/2 (h2c on HTTP, h2 on HTTPS)",
-        services?.Database?.Describe() ?? (o.External is null ? "not started" : "unknown (external services)"),
+        services?.Database?.Describe() ?? (o.Common.External is null ? "not started" : "unknown (external services)"),
         services?.Description ?? "not started",
         o.Quick);
 

@@ -1,3 +1,4 @@
+using ProtocolBench.Lab.CommandLine;
 using ProtocolBench.Lab.Scenarios;
 
 namespace ProtocolBench.LoadTests;

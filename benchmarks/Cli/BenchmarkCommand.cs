@@ -27,23 +27,14 @@ public static class BenchmarkCommand
 
     public static async Task<int> RunAsync(string[] args)
     {
-        BenchOptions options;
-        try
+        var (options, parseExit) = BenchOptions.Parse(args, () =>
         {
-            options = BenchOptions.Parse(args);
-        }
-        catch (ArgumentException e)
-        {
-            await Console.Error.WriteLineAsync(e.Message);
-            return ExitCodes.BadUsage;
-        }
-
-        if (options.Help)
-        {
-            Console.WriteLine(BenchOptions.HelpText);
             Console.WriteLine("BenchmarkDotNet's own options:");
             BenchmarkSwitcher.FromTypes(SuiteTypes).Run(["--help"], InformationConfig());
-            return 0;
+        });
+        if (options is null)
+        {
+            return parseExit;
         }
 
         if (typeof(BenchmarkCommand).Assembly.GetCustomAttribute<AssemblyConfigurationAttribute>()?.Configuration != "Release")
@@ -65,7 +56,7 @@ public static class BenchmarkCommand
             return ExitCodes.BadUsage;
         }
 
-        if (options.ExternalHost is null || options.MakeCertificate)
+        if (options.Common.External is null || options.MakeCertificate)
         {
             var made = ProjectCertificate.EnsureExists(force: options.MakeCertificate && options.ForceCertificate);
             Console.WriteLine(made
@@ -78,24 +69,24 @@ public static class BenchmarkCommand
         }
 
         var started = DateTimeOffset.Now;
-        var results = RunFolder.Create("benchmarks", options.ResultsDirectory, started);
-        var external = options.ExternalHost is not null;
-        var pinning = Pinning.Plan(options.NoPin, external);
-        var ports = options.Ports ?? new ServiceAddresses();
-        var addresses = options.ExternalHost is { } host ? ports with { Host = host, TlsHost = options.TlsHost ?? host } : ports;
+        var common = options.Common;
+        var results = RunFolder.Create("benchmarks", common.Results, started);
+        var external = common.External is not null;
+        var pinning = Pinning.Plan(common.NoPin, external);
+        var addresses = common.Addresses;
 
         using var interruption = new Interruption();
         ServiceSession session;
         try
         {
             session = external
-                ? await ServiceSession.ConnectAsync(addresses, Display.Protocols, null, Console.WriteLine, interruption.Token)
+                ? await ServiceSession.ConnectAsync(addresses, Display.Protocols, common.Database, Console.WriteLine, interruption.Token)
                 : await ServiceSession.StartAsync(
                     new LaunchOptions
                     {
                         Addresses = addresses,
-                        Provider = options.Database,
-                        ConnectionString = options.ConnectionString,
+                        Provider = common.Database!.Provider,
+                        ConnectionString = common.Database.ConnectionString,
                         ServerCpus = pinning.ServerCpus,
                         RepositoryRoot = root,
                     },
@@ -123,7 +114,7 @@ public static class BenchmarkCommand
                 {
                     Addresses = addresses,
                     TrustedCertificatePath = ProjectPaths.TrustedCertificate,
-                    HttpsUsesHttp2ForRestAndGraphQL = options.Http2,
+                    HttpsUsesHttp2ForRestAndGraphQL = common.Http2,
                 },
                 protocol => interruption.Requested ? $"the run was interrupted ({interruption.Reason})" : session.Problem(protocol));
             SuiteRun.Current = suite;
@@ -135,7 +126,7 @@ public static class BenchmarkCommand
                 Database = session.Database?.Describe() ?? "whatever the external services use",
                 Services = session.Description,
                 Pinning = client.StartsWith("not pinned", StringComparison.Ordinal) ? $"{pinning.Describe()}; client {client}" : pinning.Describe(),
-                HttpVersions = options.Http2
+                HttpVersions = common.Http2
                     ? "REST and GraphQL: HTTP/1.1 over HTTP, h2 over HTTPS (--http2); gRPC: h2c over HTTP, h2 over HTTPS; one reused connection per client"
                     : "REST and GraphQL: HTTP/1.1 on both transports; gRPC: h2c (prior knowledge) over HTTP, h2 over HTTPS; one reused connection per client",
                 CommandLine = "dotnet run -c Release --project benchmarks" + (args.Length > 0 ? " -- " + string.Join(' ', args) : ""),

@@ -26,6 +26,9 @@ public sealed record ServiceAddresses(
             : throw new FormatException("--ports takes six different ports: REST http,https, gRPC http,https, GraphQL http,https.");
     }
 
+    /// <summary>The six ports as --ports takes them (help texts show defaults by their text).</summary>
+    public override string ToString() => $"{RestHttp},{RestHttps},{GrpcHttp},{GrpcHttps},{GraphQLHttp},{GraphQLHttps}";
+
     /// <summary>Host name used for HTTPS; must be in the certificate (localhost, 127.0.0.1 or ::1).</summary>
     public string TlsHost { get; init; } = "localhost";
 

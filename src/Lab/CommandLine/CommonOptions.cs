@@ -1,0 +1,211 @@
+using System.CommandLine;
+using System.CommandLine.Help;
+using System.CommandLine.Parsing;
+using System.Globalization;
+using System.Net;
+using ProtocolBench.Shared.Clients;
+using ProtocolBench.Shared.Domain.Data;
+
+namespace ProtocolBench.Lab.CommandLine;
+
+/// <summary>A command line that cannot be run as given; the message says what to change. Exit code 2.</summary>
+public sealed class UsageException(string message) : Exception(message);
+
+/// <summary>Where the services are and how this run reaches them: what both commands are told the same way.</summary>
+public sealed record CommonSettings(
+    string? External,
+    ServiceAddresses Addresses,
+    DatabaseOptions? Database,
+    string? Results,
+    bool NoPin,
+    bool Http2);
+
+/// <summary>
+/// The options both commands share, parsed by System.CommandLine the same way in both: `--name value`, `--name=value`
+/// and `--name:value`; a connection string alone means PostgreSQL; PostgreSQL needs one.
+/// </summary>
+public sealed class CommonOptions
+{
+    public Option<string?> External { get; } = new("--external")
+    {
+        Description = "Use the services already running on HOST (ports: --ports); start nothing. HTTPS needs a certificate naming HOST (or --tls-host).",
+        HelpName = "HOST",
+    };
+
+    public Option<string?> TlsHost { get; } = new("--tls-host")
+    {
+        Description = "Host name for HTTPS with --external [default: HOST; localhost for a loopback address]",
+        HelpName = "NAME",
+    };
+
+    public Option<ServiceAddresses> Ports { get; } = new("--ports")
+    {
+        Description = "The six service ports: REST http,https, gRPC http,https, GraphQL http,https",
+        HelpName = "P1,...,P6",
+        DefaultValueFactory = _ => new ServiceAddresses(),
+        CustomParser = result => Parse(result, ServiceAddresses.ParsePorts),
+    };
+
+    public Option<DatabaseProvider> Database { get; } = new("--database")
+    {
+        Description = "The services' database: sqlite (an embedded file, seeded on first use) or postgres",
+        HelpName = "sqlite|postgres",
+        DefaultValueFactory = _ => DatabaseProvider.Sqlite,
+        CustomParser = result => Parse(result, ParseDatabase),
+    };
+
+    public Option<string?> ConnectionString { get; } = new("--connection-string")
+    {
+        Description = "SQLite \"Data Source=FILE\" or an Npgsql string \"Host=...;Username=...;Password=...;Database=...\" (alone: PostgreSQL)",
+        HelpName = "CS",
+    };
+
+    public Option<string?> Results { get; } = new("--results")
+    {
+        Description = "Where the reports go [default: results/<command>-<yyyyMMdd-HHmmss> in the repository]",
+        HelpName = "DIR",
+    };
+
+    public Option<bool> NoPin { get; } = new("--no-pin")
+    {
+        Description = "Do not pin: by default, on 2+ cores, this process runs on core 0 and the services on the others (taskset)",
+    };
+
+    public Option<bool> Http2 { get; } = new("--http2")
+    {
+        Description = "REST and GraphQL over HTTPS use h2 (ALPN) instead of HTTP/1.1, as gRPC does",
+    };
+
+    public void AddTo(Command command)
+    {
+        foreach (var option in new Option[] { External, TlsHost, Ports, Database, ConnectionString, Results, NoPin, Http2 })
+        {
+            command.Options.Add(option);
+        }
+    }
+
+    /// <summary>The shared settings, checked together; throws <see cref="UsageException"/> with what to change.</summary>
+    public CommonSettings Read(ParseResult result)
+    {
+        var connection = result.GetValue(ConnectionString);
+        var databaseGiven = result.GetResult(Database) is { Implicit: false };
+        var provider = !databaseGiven && connection is not null ? DatabaseProvider.PostgreSQL : result.GetValue(Database);
+        if (provider == DatabaseProvider.PostgreSQL && string.IsNullOrWhiteSpace(connection))
+        {
+            throw new UsageException("--database postgres needs --connection-string \"Host=...;Username=...;Password=...;Database=protocolbench\".");
+        }
+
+        var addresses = result.GetValue(Ports)!;
+        var external = result.GetValue(External);
+        if (external is not null)
+        {
+            var loopback = external is "localhost" || (IPAddress.TryParse(external, out var ip) && IPAddress.IsLoopback(ip));
+            addresses = addresses with { Host = external, TlsHost = result.GetValue(TlsHost) ?? (loopback ? "localhost" : external) };
+        }
+        else if (result.GetResult(TlsHost) is not null)
+        {
+            throw new UsageException("--tls-host goes with --external: the services started here are reached as localhost.");
+        }
+
+        // With --external the database is the one the services already use: known only when the user says which.
+        var database = external is null || databaseGiven || connection is not null
+            ? new DatabaseOptions { Provider = provider, ConnectionString = connection }
+            : null;
+        return new CommonSettings(external, addresses, database, result.GetValue(Results), result.GetValue(NoPin), result.GetValue(Http2));
+    }
+
+    /// <summary>
+    /// Parses <paramref name="args"/>: null when the command should go on; otherwise the exit code (0 after --help,
+    /// 2 after a parse error, both already printed).
+    /// </summary>
+    public static int? Parse(RootCommand root, IReadOnlyList<string> args, out ParseResult result, Action? afterHelp = null)
+    {
+        result = root.Parse(args);
+        if (result.Action is HelpAction)
+        {
+            result.Invoke();
+            afterHelp?.Invoke();
+            return ExitCodes.Ok;
+        }
+
+        if (result.Errors.Count > 0)
+        {
+            foreach (var error in result.Errors)
+            {
+                Console.Error.WriteLine(error.Message);
+            }
+
+            Console.Error.WriteLine("See --help.");
+            return ExitCodes.BadUsage;
+        }
+
+        return null;
+    }
+
+    /// <summary>A root command without System.CommandLine's --version (BenchmarkDotNet has its own).</summary>
+    public static RootCommand Root(string description)
+    {
+        var root = new RootCommand(description);
+        foreach (var version in root.Options.OfType<VersionOption>().ToList())
+        {
+            root.Options.Remove(version);
+        }
+
+        return root;
+    }
+
+    public static int PositiveInt(ArgumentResult result) =>
+        Parse(result, v => int.TryParse(v, NumberStyles.Integer, CultureInfo.InvariantCulture, out var n) && n > 0 ? n : throw new FormatException("must be a positive whole number"));
+
+    public static int NonNegativeInt(ArgumentResult result) =>
+        Parse(result, v => int.TryParse(v, NumberStyles.Integer, CultureInfo.InvariantCulture, out var n) && n >= 0 ? n : throw new FormatException("must be 0 or more"));
+
+    public static double PositiveNumber(ArgumentResult result) =>
+        Parse(result, v => double.TryParse(v, NumberStyles.Float, CultureInfo.InvariantCulture, out var n) && n > 0 && double.IsFinite(n) ? n : throw new FormatException("must be a positive number"));
+
+    /// <summary>A comma-separated list, each item parsed, duplicates dropped.</summary>
+    public static IReadOnlyList<T> List<T>(ArgumentResult result, Func<string, T> parse) =>
+        Parse(result, v =>
+        {
+            var items = v.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).Select(parse).Distinct().ToList();
+            return items.Count > 0 ? items : throw new FormatException("is an empty list");
+        });
+
+    public static Protocol ParseProtocol(string value) => value.ToLowerInvariant() switch
+    {
+        "rest" => Protocol.Rest,
+        "grpc" => Protocol.Grpc,
+        "graphql" => Protocol.GraphQL,
+        _ => throw new FormatException($"'{value}' is not a protocol: rest, grpc or graphql"),
+    };
+
+    public static Transport ParseTransport(string value) => value.ToLowerInvariant() switch
+    {
+        "http" => Transport.Http,
+        "https" => Transport.Https,
+        _ => throw new FormatException($"'{value}' is not a transport: http or https"),
+    };
+
+    private static DatabaseProvider ParseDatabase(string value) => value.ToLowerInvariant() switch
+    {
+        "sqlite" => DatabaseProvider.Sqlite,
+        "postgres" or "postgresql" or "pg" => DatabaseProvider.PostgreSQL,
+        _ => throw new FormatException($"'{value}' is not a database: sqlite or postgres"),
+    };
+
+    /// <summary>Runs a parser on the option's one token; a <see cref="FormatException"/> becomes the option's error.</summary>
+    private static T Parse<T>(ArgumentResult result, Func<string, T> parse)
+    {
+        var token = result.Tokens.Count > 0 ? result.Tokens[0].Value : "";
+        try
+        {
+            return parse(token);
+        }
+        catch (FormatException e)
+        {
+            var name = (result.Parent as OptionResult)?.Option.Name ?? result.Argument.Name;
+            result.AddError(e.Message.StartsWith(name, StringComparison.Ordinal) ? e.Message : $"{name} {token}: {e.Message}.");
+            return default!;
+        }
+    }
+}

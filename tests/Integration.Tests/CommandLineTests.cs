@@ -1,0 +1,82 @@
+using ProtocolBench.Lab.CommandLine;
+using ProtocolBench.Shared.Domain.Data;
+
+namespace ProtocolBench.Integration.Tests;
+
+/// <summary>The options both commands share, parsed once by the harness: what a user types and what it means.</summary>
+public sealed class CommandLineTests
+{
+    [Theory]
+    [InlineData("--ports", "6100,6101,6200,6201,6300,6301")]
+    [InlineData("--ports=6100,6101,6200,6201,6300,6301")]
+    [InlineData("--ports:6100,6101,6200,6201,6300,6301")]
+    public void PortsAreReadInEveryNotation(params string[] args)
+    {
+        var settings = Read(args);
+
+        Assert.Equal((6200, 6201), settings.Addresses.Ports(Shared.Clients.Protocol.Grpc));
+    }
+
+    [Fact]
+    public void AConnectionStringAloneMeansPostgres()
+    {
+        var settings = Read("--connection-string", "Host=127.0.0.1;Database=x");
+
+        Assert.Equal(DatabaseProvider.PostgreSQL, settings.Database!.Provider);
+    }
+
+    [Fact]
+    public void SqliteWithAConnectionStringStaysSqlite()
+    {
+        var settings = Read("--database", "sqlite", "--connection-string", "Data Source=x.db");
+
+        Assert.Equal(DatabaseProvider.Sqlite, settings.Database!.Provider);
+        Assert.Equal("Data Source=x.db", settings.Database.ConnectionString);
+    }
+
+    [Fact]
+    public void PostgresWithoutAConnectionStringSaysWhatToAdd()
+    {
+        var error = Assert.Throws<UsageException>(() => Read("--database", "postgres"));
+
+        Assert.Contains("--connection-string", error.Message);
+    }
+
+    [Fact]
+    public void ExternalLoopbackIsReachedAsLocalhostOverHttps()
+    {
+        var settings = Read("--external", "127.0.0.1");
+
+        Assert.Equal("127.0.0.1", settings.Addresses.Host);
+        Assert.Equal("localhost", settings.Addresses.TlsHost);
+        Assert.Null(settings.Database);
+    }
+
+    [Theory]
+    [InlineData("--ports", "1,2")]
+    [InlineData("--database", "oracle")]
+    public void BadValuesAreParseErrorsNamingTheOption(string option, string value)
+    {
+        var (root, _) = Root();
+
+        var result = root.Parse([option, value]);
+
+        Assert.Contains(result.Errors, e => e.Message.Contains(option.TrimStart('-').Split('=')[0], StringComparison.Ordinal));
+    }
+
+    private static CommonSettings Read(params string[] args)
+    {
+        var (root, common) = Root();
+        var result = root.Parse(args);
+        Assert.Empty(result.Errors);
+        return common.Read(result);
+    }
+
+    private static (System.CommandLine.RootCommand Root, CommonOptions Common) Root()
+    {
+        var common = new CommonOptions();
+        var root = CommonOptions.Root("test");
+        common.AddTo(root);
+        return (root, common);
+    }
+}
