@@ -1,8 +1,10 @@
 using System.Globalization;
+using CsvHelper;
 using System.Text;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using HdrHistogram;
+using ProtocolBench.Lab.Charts;
 using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Lab;
 using ProtocolBench.Shared.Clients;
@@ -86,54 +88,54 @@ public sealed class ResultsFolder
         return written;
     }
 
-    public static string UsersCsv(IEnumerable<UserCell> cells)
-    {
-        var csv = new StringBuilder(
-            "scenario,protocol,transport,users,requests_per_user,connections,status,elapsed_s,requests_per_s,latency_count,mean_ms,p50_ms,p90_ms,p95_ms,p99_ms,max_ms," +
-            "mb_received,mb_sent,kb_received_per_request,kb_sent_per_request,issued,ok,failed,timed_out,cancelled,books_balanced,errors," +
-            "warmup_issued,warmup_not_ok,nothing_lost\n");
-        foreach (var c in cells)
+    public static string UsersCsv(IEnumerable<UserCell> cells) => Csv(
+        [
+            "scenario", "protocol", "transport", "users", "requests_per_user", "connections", "status", "elapsed_s", "requests_per_s", "latency_count",
+            "mean_ms", "p50_ms", "p90_ms", "p95_ms", "p99_ms", "max_ms", "mb_received", "mb_sent", "kb_received_per_request", "kb_sent_per_request",
+            "issued", "ok", "failed", "timed_out", "cancelled", "books_balanced", "errors", "warmup_issued", "warmup_not_ok", "nothing_lost",
+        ],
+        cells.Select(c => new object?[]
         {
-            csv.AppendJoin(',',
-                c.Scenario, c.Protocol, c.Transport, c.Users, c.RequestsPerUser, c.Connections, Quote(c.Status), N(c.ElapsedSeconds), N(c.RequestsPerSecond),
-                c.Latency.Count, N(c.Latency.MeanMs), N(c.Latency.P50Ms), N(c.Latency.P90Ms), N(c.Latency.P95Ms), N(c.Latency.P99Ms), N(c.Latency.MaxMs),
-                N(c.MegabytesReceived), N(c.MegabytesSent), N(c.KilobytesPerRequestReceived), N(c.KilobytesPerRequestSent),
-                c.Books.Issued, c.Books.Ok, c.Books.Failed, c.Books.TimedOut, c.Books.Cancelled, c.Books.Balanced ? "yes" : "NO", Quote(c.Books.ErrorText),
-                c.Warmup.Issued, c.Warmup.NotOk, Quote(c.NothingLost?.Verdict ?? ""));
-            csv.Append('\n');
-        }
+            c.Scenario, c.Protocol, c.Transport, c.Users, c.RequestsPerUser, c.Connections, c.Status, N(c.ElapsedSeconds), N(c.RequestsPerSecond), c.Latency.Count,
+            N(c.Latency.MeanMs), N(c.Latency.P50Ms), N(c.Latency.P90Ms), N(c.Latency.P95Ms), N(c.Latency.P99Ms), N(c.Latency.MaxMs),
+            N(c.MegabytesReceived), N(c.MegabytesSent), N(c.KilobytesPerRequestReceived), N(c.KilobytesPerRequestSent),
+            c.Books.Issued, c.Books.Ok, c.Books.Failed, c.Books.TimedOut, c.Books.Cancelled, c.Books.Balanced ? "yes" : "NO", c.Books.ErrorText,
+            c.Warmup.Issued, c.Warmup.NotOk, c.NothingLost?.Verdict ?? "",
+        }));
 
-        return csv.ToString();
-    }
-
-    private static string PacedCsv(IEnumerable<PacedCell> cells)
-    {
-        var csv = new StringBuilder("scenario,protocol,transport,rate_per_s,count,status,median_ms,mean_ms,p95_ms,min_ms,max_ms,max_late_ms,mb_received,mb_sent,issued,ok,failed,timed_out,cancelled,books_balanced,errors\n");
-        foreach (var c in cells)
+    private static string PacedCsv(IEnumerable<PacedCell> cells) => Csv(
+        [
+            "scenario", "protocol", "transport", "rate_per_s", "count", "status", "median_ms", "mean_ms", "p95_ms", "min_ms", "max_ms", "max_late_ms",
+            "mb_received", "mb_sent", "issued", "ok", "failed", "timed_out", "cancelled", "books_balanced", "errors",
+        ],
+        cells.Select(c => new object?[]
         {
-            csv.AppendJoin(',',
-                c.Scenario, c.Protocol, c.Transport, N(c.Rate), c.Count, Quote(c.Status), N(c.MedianMs), N(c.MeanMs), N(c.P95Ms), N(c.MinMs), N(c.MaxMs), N(c.MaxLateMs),
-                N(c.BytesReceived / 1e6), N(c.BytesSent / 1e6), c.Books.Issued, c.Books.Ok, c.Books.Failed, c.Books.TimedOut, c.Books.Cancelled,
-                c.Books.Balanced ? "yes" : "NO", Quote(c.Books.ErrorText));
-            csv.Append('\n');
-        }
+            c.Scenario, c.Protocol, c.Transport, N(c.Rate), c.Count, c.Status, N(c.MedianMs), N(c.MeanMs), N(c.P95Ms), N(c.MinMs), N(c.MaxMs), N(c.MaxLateMs),
+            N(c.BytesReceived / 1e6), N(c.BytesSent / 1e6), c.Books.Issued, c.Books.Ok, c.Books.Failed, c.Books.TimedOut, c.Books.Cancelled,
+            c.Books.Balanced ? "yes" : "NO", c.Books.ErrorText,
+        }));
 
-        return csv.ToString();
-    }
-
-    private static string PacedSeriesCsv(IEnumerable<PacedCell> cells)
-    {
-        var csv = new StringBuilder("protocol,transport,index,scheduled_ms,started_ms,latency_ms,outcome,error\n");
-        foreach (var c in cells)
+    private static string PacedSeriesCsv(IEnumerable<PacedCell> cells) => Csv(
+        ["protocol", "transport", "index", "scheduled_ms", "started_ms", "latency_ms", "outcome", "error"],
+        cells.SelectMany(c => c.Samples.Select(s => new object?[]
         {
-            foreach (var s in c.Samples)
+            c.Protocol, c.Transport, s.Index, N(s.ScheduledMs), N(s.StartedMs), N(s.LatencyMs), s.Outcome, s.Error ?? "",
+        })));
+
+    /// <summary>A header and rows through CsvHelper (RFC 4180 quoting); numbers already formatted invariantly.</summary>
+    private static string Csv(string[] header, IEnumerable<object?[]> rows)
+    {
+        using var text = new StringWriter(CultureInfo.InvariantCulture);
+        using (var csv = CsvWriter.Create(text, new CsvWriterOptions(), leaveOpen: true))
+        {
+            csv.WriteHeader(header);
+            foreach (var row in rows)
             {
-                csv.AppendJoin(',', c.Protocol, c.Transport, s.Index, N(s.ScheduledMs), N(s.StartedMs), N(s.LatencyMs), s.Outcome, Quote(s.Error ?? ""));
-                csv.Append('\n');
+                csv.WriteRecord(row.Select(field => Convert.ToString(field, CultureInfo.InvariantCulture) ?? "").ToArray());
             }
         }
 
-        return csv.ToString();
+        return text.ToString();
     }
 
     private static IEnumerable<(string Name, string Svg)> UserCharts(IReadOnlyList<UserCell> cells)
@@ -193,6 +195,4 @@ public sealed class ResultsFolder
     private static string N(double value) =>
         double.IsFinite(value) ? Math.Round(value, 4).ToString(CultureInfo.InvariantCulture) : "";
 
-    private static string Quote(string value) =>
-        value.IndexOfAny([',', '"', '\n']) >= 0 ? $"\"{value.Replace("\"", "\"\"")}\"" : value;
 }

@@ -1,16 +1,24 @@
 using System.Globalization;
 using System.Net;
 using System.Text;
-using ProtocolBench.Lab;
-using ProtocolBench.Shared.Clients;
 
-namespace ProtocolBench.LoadTests.Reports;
+namespace ProtocolBench.Lab.Charts;
 
 public sealed record ChartSeries(string Name, string Colour, bool Dashed, IReadOnlyList<(double X, double Y)> Points);
 
 public sealed record BarSeries(string Name, string Colour, IReadOnlyList<double> Values);
 
-/// <summary>Plain SVG line and bar charts: no package, readable on GitHub and in any browser.</summary>
+/// <summary>One bar of a panel: a value, drawn in a colour (paler when <paramref name="Pale"/>), labelled with its text.</summary>
+public sealed record PanelBar(string Name, string Colour, bool Pale, double Value, string Text);
+
+/// <summary>A labelled group of horizontal bars with a scale of its own.</summary>
+public sealed record Panel(string Label, IReadOnlyList<PanelBar> Bars);
+
+/// <summary>
+/// The one chart module of both commands' reports: plain SVG line charts, grouped bars and panels of horizontal bars.
+/// Hand-written because the charts are inlined in self-contained HTML and Markdown reports: no package served here
+/// writes SVG without a native graphics library.
+/// </summary>
 public static class SvgChart
 {
     private const int Width = 880;
@@ -109,15 +117,62 @@ public static class SvgChart
         return End(svg);
     }
 
-    private static StringBuilder Begin(string title)
+    /// <summary>
+    /// Panels of horizontal bars, one per group, each on its own linear scale (for values that differ by orders of
+    /// magnitude between groups); every bar is labelled with its text, and a missing value shows "–".
+    /// </summary>
+    public static string Panels(string title, IReadOnlyList<(string Name, string Colour, bool Pale)> legend, IReadOnlyList<Panel> panels)
+    {
+        const int labelWidth = 330, barArea = 430, barHeight = 11, barGap = 2, panelGap = 16, top = 64;
+        var bars = panels.Count == 0 ? 0 : panels.Max(p => p.Bars.Count);
+        var panelHeight = bars * (barHeight + barGap);
+        var width = labelWidth + barArea + 90;
+        var svg = Begin(title, width, top + panels.Count * (panelHeight + panelGap));
+        for (var i = 0; i < legend.Count; i++)
+        {
+            var x = labelWidth + i * 80;
+            svg.Append($"<rect x=\"{x}\" y=\"36\" width=\"12\" height=\"10\" fill=\"{legend[i].Colour}\" fill-opacity=\"{Opacity(legend[i].Pale)}\"/>");
+            Text(svg, x + 16, 45, legend[i].Name, "start");
+        }
+
+        var y = top;
+        foreach (var panel in panels)
+        {
+            var max = panel.Bars.Select(b => b.Value).Where(double.IsFinite).DefaultIfEmpty(1).Max();
+            svg.Append($"<text x=\"{labelWidth - 10}\" y=\"{y + panelHeight / 2 + 4}\" text-anchor=\"end\" font-weight=\"600\">{Escape(panel.Label)}</text>\n");
+            for (var i = 0; i < panel.Bars.Count; i++)
+            {
+                var bar = panel.Bars[i];
+                var barY = y + i * (barHeight + barGap);
+                if (!double.IsFinite(bar.Value))
+                {
+                    Text(svg, labelWidth + 4, barY + 9, "–", "start");
+                    continue;
+                }
+
+                var length = Math.Max(1, bar.Value / max * barArea);
+                svg.Append($"<rect x=\"{labelWidth}\" y=\"{barY}\" width=\"{F(length)}\" height=\"{barHeight}\" fill=\"{bar.Colour}\" " +
+                           $"fill-opacity=\"{Opacity(bar.Pale)}\"><title>{Escape(bar.Name)}: {Escape(bar.Text)}</title></rect>");
+                Text(svg, labelWidth + length + 4, barY + 9, bar.Text, "start");
+            }
+
+            y += panelHeight + panelGap;
+        }
+
+        return End(svg);
+    }
+
+    private static StringBuilder Begin(string title, int width = Width, int height = Height)
     {
         var svg = new StringBuilder();
-        svg.Append($"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{Width}\" height=\"{Height}\" viewBox=\"0 0 {Width} {Height}\" " +
-                   "font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n");
-        svg.Append($"<rect width=\"{Width}\" height=\"{Height}\" fill=\"white\"/>\n");
-        svg.Append($"<text x=\"{Width / 2}\" y=\"24\" text-anchor=\"middle\" font-size=\"15\" font-weight=\"bold\">{Escape(title)}</text>\n");
+        svg.Append($"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" " +
+                   $"font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\" role=\"img\" aria-label=\"{Escape(title)}\">\n");
+        svg.Append($"<rect width=\"{width}\" height=\"{height}\" fill=\"white\"/>\n");
+        svg.Append($"<text x=\"{width / 2}\" y=\"24\" text-anchor=\"middle\" font-size=\"15\" font-weight=\"bold\">{Escape(title)}</text>\n");
         return svg;
     }
+
+    private static string Opacity(bool pale) => pale ? "0.45" : "1";
 
     private static string End(StringBuilder svg) => svg.Append("</svg>\n").ToString();
 
