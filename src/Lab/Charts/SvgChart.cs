@@ -130,7 +130,7 @@ public static class SvgChart
         var svg = Begin(title, width, top + panels.Count * (panelHeight + panelGap));
         for (var i = 0; i < legend.Count; i++)
         {
-            var x = labelWidth + i * 80;
+            var x = labelWidth - 200 + i * 108;
             svg.Append($"<rect x=\"{x}\" y=\"36\" width=\"12\" height=\"10\" fill=\"{legend[i].Colour}\" fill-opacity=\"{Opacity(legend[i].Pale)}\"/>");
             Text(svg, x + 16, 45, legend[i].Name, "start");
         }
