@@ -1,7 +1,6 @@
-using System.Net;
 using HdrHistogram;
-using ProtocolBench.Lab.Services;
 using ProtocolBench.Lab;
+using ProtocolBench.Lab.Services;
 using ProtocolBench.LoadTests.Reports;
 using ProtocolBench.Shared.Clients;
 using ProtocolBench.Shared.Domain.Data;
@@ -158,34 +157,18 @@ public static class LoadTestRun
     {
         IReadOnlyList<Protocol> protocols = options.Mode == Mode.DriverCheck ? [Protocol.Rest, Protocol.Grpc] : options.Protocols;
         var common = options.Common;
-        if (common.External is not null)
+        if (common.External is null)
         {
-            return await ServiceSession.ConnectAsync(common.Addresses, protocols, common.Database, Log, stopping);
+            ProjectCertificate.EnsureExists();
+            if (common.Database is { Provider: DatabaseProvider.Sqlite, ConnectionString: null or "" })
+            {
+                // Its own file: the create scenario's authors never land in the benchmark command's database.
+                var file = Path.Combine(Path.GetDirectoryName(DatabaseOptions.DefaultSqlitePath)!, "protocolbench-loadtests.db");
+                common = common with { Database = new DatabaseOptions { Provider = DatabaseProvider.Sqlite, ConnectionString = $"Data Source={file}" } };
+            }
         }
 
-        ProjectCertificate.EnsureExists();
-        var database = common.Database!;
-        if (database.Provider == DatabaseProvider.Sqlite && string.IsNullOrWhiteSpace(database.ConnectionString))
-        {
-            // Its own file: the create scenario's authors never land in the benchmark command's database.
-            database = new DatabaseOptions
-            {
-                Provider = DatabaseProvider.Sqlite,
-                ConnectionString = $"Data Source={Path.Combine(Path.GetDirectoryName(DatabaseOptions.DefaultSqlitePath)!, "protocolbench-loadtests.db")}",
-            };
-        }
-
-        return await ServiceSession.StartAsync(
-            new LaunchOptions
-            {
-                Addresses = common.Addresses,
-                Services = ServiceSpec.All.Where(s => protocols.Contains(s.Protocol)).ToList(),
-                Provider = database.Provider,
-                ConnectionString = database.ConnectionString,
-                ServerCpus = pinning.ServerCpus,
-            },
-            Log,
-            stopping);
+        return await ServiceSession.OpenAsync(common, protocols, pinning.ServerCpus, Log, stopping);
     }
 
     private static void Log(string message) => AnsiConsole.MarkupLine($"[grey]{Markup.Escape(message)}[/]");

@@ -79,19 +79,7 @@ public static class BenchmarkCommand
         ServiceSession session;
         try
         {
-            session = external
-                ? await ServiceSession.ConnectAsync(addresses, Display.Protocols, common.Database, Console.WriteLine, interruption.Token)
-                : await ServiceSession.StartAsync(
-                    new LaunchOptions
-                    {
-                        Addresses = addresses,
-                        Provider = common.Database!.Provider,
-                        ConnectionString = common.Database.ConnectionString,
-                        ServerCpus = pinning.ServerCpus,
-                        RepositoryRoot = root,
-                    },
-                    Console.WriteLine,
-                    interruption.Token);
+            session = await ServiceSession.OpenAsync(common, Display.Protocols, pinning.ServerCpus, Console.WriteLine, interruption.Token);
         }
         catch (LaunchException e)
         {

@@ -17,8 +17,6 @@ public sealed class ProgressReporter(WireTally wire) : EventProcessor
     private int _total;
     private int _done;
 
-    public int Failed { get; private set; }
-
     public override void OnValidationError(ValidationError validationError) =>
         Console.Error.WriteLine($"  validation {(validationError.IsCritical ? "error" : "warning")}: {validationError.Message}");
 
@@ -51,7 +49,6 @@ public sealed class ProgressReporter(WireTally wire) : EventProcessor
         }
         else
         {
-            Failed++;
             outcome = "FAILED (the error is above and in the log)";
         }
 

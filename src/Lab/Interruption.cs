@@ -40,7 +40,7 @@ public sealed class Interruption : IDisposable
 
         Reason = reason;
         ExitCode = exitCode;
-        Console.Error.WriteLine($"\n{reason}: stopping the services after writing what was measured ... (Ctrl+C again to quit at once)");
+        Console.Error.WriteLine($"\n{reason}: stopping the services; what was measured is kept and reported (Ctrl+C again to quit at once)");
         // Off the signal thread: whoever listens to the token may block.
         ThreadPool.QueueUserWorkItem(_ => _cts.Cancel());
     }

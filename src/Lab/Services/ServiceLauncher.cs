@@ -23,19 +23,6 @@ public sealed class RunningServices : IAsyncDisposable
 
     public IReadOnlyList<ServiceProcess> Processes { get; }
 
-    /// <summary>Completes with the first service that exits while the run goes on (a crash or a kill).</summary>
-    public async Task<ServiceProcess> FirstExitAsync()
-    {
-        var exited = await Task.WhenAny(Processes.Select(async p =>
-        {
-            await p.Exited;
-            return p;
-        }));
-        return await exited;
-    }
-
-    public ServiceProcess? FirstDead() => Processes.FirstOrDefault(p => p.HasExited);
-
     public async Task StopAsync()
     {
         if (Interlocked.Exchange(ref _stopped, 1) == 1)

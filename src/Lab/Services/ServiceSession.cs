@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using ProtocolBench.Lab.CommandLine;
 using ProtocolBench.Shared.Clients;
 using ProtocolBench.Shared.Domain.Data;
 
@@ -50,6 +51,26 @@ public sealed class ServiceSession : IAsyncDisposable
 
     /// <summary>Why a protocol's service cannot be measured any more, or null.</summary>
     public string? Problem(Protocol protocol) => _deaths.GetValueOrDefault(protocol);
+
+    /// <summary>
+    /// What both commands do: with --external, check that the services of <paramref name="protocols"/> answer there;
+    /// otherwise start them on the settings' ports and database, pinned to <paramref name="serverCpus"/>.
+    /// </summary>
+    public static Task<ServiceSession> OpenAsync(
+        CommonSettings settings, IReadOnlyList<Protocol> protocols, string? serverCpus, Action<string> log, CancellationToken stopping) =>
+        settings.External is not null
+            ? ConnectAsync(settings.Addresses, protocols, settings.Database, log, stopping)
+            : StartAsync(
+                new LaunchOptions
+                {
+                    Addresses = settings.Addresses,
+                    Services = ServiceSpec.All.Where(s => protocols.Contains(s.Protocol)).ToList(),
+                    Provider = settings.Database!.Provider,
+                    ConnectionString = settings.Database.ConnectionString,
+                    ServerCpus = serverCpus,
+                },
+                log,
+                stopping);
 
     /// <summary>Starts the services of <paramref name="launch"/>, each on its ports, and waits until all are healthy.</summary>
     public static async Task<ServiceSession> StartAsync(LaunchOptions launch, Action<string> log, CancellationToken stopping)
