@@ -1,4 +1,5 @@
 using System.CommandLine;
+using ProtocolBench.Benchmarks.Config;
 using ProtocolBench.Lab;
 using ProtocolBench.Lab.CommandLine;
 using ProtocolBench.Shared.Clients;
@@ -33,6 +34,21 @@ public sealed record BenchOptions
 
     public bool Verbose { get; init; }
 
+    /// <summary>How many times the whole selection is measured; verdicts come from the spread between rounds.</summary>
+    public int Rounds { get; init; } = 1;
+
+    /// <summary>Restart the services before every this many rounds (0: never); not with --external.</summary>
+    public int RestartEvery { get; init; } = 1;
+
+    /// <summary>The seed of the rounds' shuffled orders; a run with the same seed measures in the same order.</summary>
+    public int Seed { get; init; }
+
+    /// <summary>compare RESULTS_A RESULTS_B: the two run folders, or null for a measuring run.</summary>
+    public (string A, string B)? Compare { get; init; }
+
+    /// <summary>report RESULTS: write a run's summary again from its summary.json, or null.</summary>
+    public string? Rewrite { get; init; }
+
     /// <summary>The arguments for BenchmarkSwitcher, in the order given.</summary>
     public IReadOnlyList<string> BenchmarkDotNetArgs { get; init; } = [];
 
@@ -58,27 +74,75 @@ public sealed record BenchOptions
         var makeCert = new Option<bool>("--make-cert") { Description = "Only make the HTTPS certificate (certs/protocolbench.pfx and .crt) and exit" };
         var force = new Option<bool>("--force") { Description = "With --make-cert: replace an existing certificate" };
         var verbose = new Option<bool>("--verbose") { Description = "Show BenchmarkDotNet's own output on the console (it is always in the log file)" };
+        var rounds = new Option<int?>("--rounds")
+        {
+            Description = "Measure the selection this many times, each round in a new shuffled order; verdicts need 2 or more " +
+                          "[default: 5 for the default job, 3 for short, medium and long, 1 for dry]",
+            HelpName = "N",
+            CustomParser = result => CommonOptions.PositiveInt(result),
+        };
+        var restartEvery = new Option<int>("--restart-every")
+        {
+            Description = "Restart the services (and so their JIT state) before every N-th round; 0: never. Ignored with --external",
+            HelpName = "N",
+            DefaultValueFactory = _ => 1,
+            CustomParser = CommonOptions.NonNegativeInt,
+        };
+        var seed = new Option<int?>("--seed")
+        {
+            Description = "Seed of the shuffled orders, to measure again in the same order [default: a new one, printed and reported]",
+            HelpName = "N",
+            CustomParser = result => CommonOptions.WholeNumber(result),
+        };
         var root = CommonOptions.Root(Description);
         common.AddTo(root);
-        foreach (var option in new Option[] { job, smoke, makeCert, force, verbose })
+        foreach (var option in new Option[] { job, smoke, rounds, restartEvery, seed, makeCert, force, verbose })
         {
             root.Options.Add(option);
         }
 
+        var runA = new Argument<string>("RESULTS_A") { Description = "A results folder of the benchmark command (it holds summary.json)" };
+        var runB = new Argument<string>("RESULTS_B") { Description = "Another one, e.g. the same command run again" };
+        var compare = new Command("compare", "Compare two runs: per row whether they name the same winner, per cell how far the ratio to REST moved; exit 1 when a row names opposite winners")
+        {
+            runA,
+            runB,
+        };
+        root.Subcommands.Add(compare);
+        var run = new Argument<string>("RESULTS") { Description = "A results folder of the benchmark command" };
+        var report = new Command("report", "Write a run's summary.md and summary.html again from its summary.json (after an upgrade of the rules or the layout)")
+        {
+            run,
+        };
+        root.Subcommands.Add(report);
         root.TreatUnmatchedTokensAsErrors = false;
         if (CommonOptions.Parse(root, [.. args.Where(a => a != "--")], out var result, printBenchmarkDotNetHelp) is { } exit)
         {
             return (null, exit);
         }
 
+        if (result.CommandResult.Command == report)
+        {
+            return (new BenchOptions { Common = common.Read(result), Rewrite = result.GetValue(run)! }, ExitCodes.Ok);
+        }
+
+        if (result.CommandResult.Command == compare)
+        {
+            return (new BenchOptions { Common = common.Read(result), Compare = (result.GetValue(runA)!, result.GetValue(runB)!) }, ExitCodes.Ok);
+        }
+
         try
         {
             var isSmoke = result.GetValue(smoke);
+            var kind = isSmoke ? JobKind.Smoke : result.GetValue(job);
             return (new BenchOptions
             {
+                Rounds = result.GetValue(rounds) ?? BenchConfig.DefaultRounds(kind),
+                RestartEvery = result.GetValue(restartEvery),
+                Seed = result.GetValue(seed) ?? Random.Shared.Next(1, 1_000_000),
                 Common = common.Read(result),
                 Smoke = isSmoke,
-                Job = isSmoke ? JobKind.Smoke : result.GetValue(job),
+                Job = kind,
                 MakeCertificate = result.GetValue(makeCert),
                 ForceCertificate = result.GetValue(force),
                 Verbose = result.GetValue(verbose),

@@ -37,6 +37,16 @@ public static class BenchmarkCommand
             return parseExit;
         }
 
+        if (options.Compare is var (a, b))
+        {
+            return CompareCommand.Run(a, b);
+        }
+
+        if (options.Rewrite is { } folder)
+        {
+            return Rewrite(folder);
+        }
+
         if (typeof(BenchmarkCommand).Assembly.GetCustomAttribute<AssemblyConfigurationAttribute>()?.Configuration != "Release")
         {
             await Console.Error.WriteLineAsync("Benchmarks run only in Release: dotnet run -c Release --project benchmarks");
@@ -122,23 +132,123 @@ public static class BenchmarkCommand
             };
 
             Console.WriteLine($"Pinning: {run.Pinning}");
-            Console.WriteLine($"Job: {run.Job}. Results: {results}");
-            var config = BenchConfig.Create(options, results, pinning.ClientMask, suite.Wire, new ProgressReporter(suite.Wire));
+            Console.WriteLine($"Job: {run.Job}; {options.Rounds} round(s), seed {options.Seed}. Results: {results}");
+            var progress = new ProgressReporter(suite.Wire, options.Rounds);
+            var random = new Random(options.Seed);
             string[] benchmarkArgs = options.HasFilter ? [.. options.BenchmarkDotNetArgs] : [.. options.BenchmarkDotNetArgs, "--filter", "*"];
-            var summaries = BenchmarkSwitcher.FromTypes(SuiteTypes).Run(benchmarkArgs, config).ToList();
+            var rounds = new List<(int Round, IReadOnlyList<Summary> Summaries)>();
+            var restarts = new List<double>();
+            var selection = Selection(benchmarkArgs, BenchConfig.Create(options, results, null, new InterleavedOrderer(random), progress));
+            var warm = false;
+            for (var round = 1; round <= options.Rounds && !interruption.Requested; round++)
+            {
+                if (round > 1 && options.RestartEvery > 0 && (round - 1) % options.RestartEvery == 0 && !session.External)
+                {
+                    Console.WriteLine($"Restarting the services before round {round} ...");
+                    try
+                    {
+                        if (await session.RestartAsync() is { } seconds)
+                        {
+                            restarts.Add(seconds);
+                            warm = false;
+                            Console.WriteLine($"  healthy again after {seconds:F1} s");
+                        }
+                    }
+                    catch (Exception e) when (e is OperationCanceledException or LaunchException)
+                    {
+                        Console.Error.WriteLine(interruption.Requested ? "  stopped while restarting" : $"  {e.Message}");
+                        break;
+                    }
+                }
 
-            var exit = Report(summaries, options, run with { Finished = DateTimeOffset.Now, Interrupted = interruption.Reason }, results, session, suite.Wire);
+                // A dry run measures each cell once and claims nothing about speed: no warm-up.
+                if (!warm && selection.Count > 0 && options.Job != JobKind.Smoke)
+                {
+                    try
+                    {
+                        var (took, failures) = await ServiceWarmup.RunAsync(selection, BenchConfig.WarmupPerCell(options.Job), suite.ClientOptions, suite.Problem, interruption.Token);
+                        Console.WriteLine($"Warmed the services up for round {round}: every selected cell called for a moment ({took.TotalSeconds:F1} s).");
+                        failures.ForEach(f => Console.Error.WriteLine($"  warm-up: {f}"));
+                    }
+                    catch (OperationCanceledException) when (interruption.Requested)
+                    {
+                        break;
+                    }
+
+                    warm = true;
+                }
+
+                progress.StartRound(round);
+                var config = BenchConfig.Create(options, Path.Combine(results, RoundFolder(round)), pinning.ClientMask, new InterleavedOrderer(random), progress);
+                // The classes in a new order too: the floor is not always measured first, right after a restart.
+                var types = SuiteTypes.ToArray();
+                random.Shuffle(types);
+                rounds.Add((round, BenchmarkSwitcher.FromTypes(types).Run(benchmarkArgs, config).ToList()));
+            }
+
+            run = run with
+            {
+                Rounds = options.Rounds,
+                Seed = options.Seed,
+                Restarts = session.External ? "never (--external: started and stopped elsewhere)"
+                    : restarts.Count == 0 ? "never"
+                    : $"{(options.RestartEvery == 1 ? "before every round" : $"before every {options.RestartEvery}th round")} after the first " +
+                      $"({restarts.Count} restart(s), healthy after {restarts.Min():F1}–{restarts.Max():F1} s)",
+            };
+            var exit = Report(rounds, options, run with { Finished = DateTimeOffset.Now, Interrupted = interruption.Reason }, results, session, suite.Wire);
             await session.StopAsync();
             Console.WriteLine("Services stopped.");
             return interruption.Requested ? interruption.ExitCode : exit;
         }
     }
 
-    private static int Report(IReadOnlyList<Summary> summaries, BenchOptions options, RunInfo run, string results, ServiceSession session, WireTally wire)
+    public static string RoundFolder(int round) => $"round-{round}";
+
+    /// <summary>The summary of a finished run written again from its summary.json, by the rules of this build.</summary>
+    private static int Rewrite(string folder)
+    {
+        RunFile run;
+        try
+        {
+            run = RunFile.Load(folder);
+        }
+        catch (Exception e) when (e is IOException or InvalidDataException)
+        {
+            Console.Error.WriteLine(e.Message);
+            return ExitCodes.BadUsage;
+        }
+
+        var directory = Directory.Exists(folder) ? folder : Path.GetDirectoryName(Path.GetFullPath(folder))!;
+        var reportFiles = ReportSuffixes
+            .SelectMany(suffix => Directory.EnumerateFiles(directory, "*" + suffix, SearchOption.AllDirectories))
+            .Select(file => Path.GetRelativePath(directory, file).Replace('\\', '/'))
+            .Order(StringComparer.Ordinal)
+            .ToList();
+        Console.WriteLine(new SummaryWriter(new ResultSet(run.Cells), run.Run).Write(directory, reportFiles));
+        Console.WriteLine($"Rewrote {Path.Combine(directory, SummaryWriter.HtmlFile)} and {SummaryWriter.MarkdownFile} from {RunFile.FileName}.");
+        return ExitCodes.Ok;
+    }
+
+    /// <summary>The cells BenchmarkDotNet will run for these arguments (its own filter parsing, the suite's filters).</summary>
+    private static List<(Scenario, Protocol, Transport)> Selection(string[] benchmarkArgs, IConfig config)
+    {
+        var (parsed, parsedConfig, _) = BenchmarkDotNet.ConsoleArguments.ConfigParser.Parse(benchmarkArgs, NullLogger.Instance, config);
+        return !parsed || parsedConfig is null
+            ? []
+            : SuiteTypes
+                .SelectMany(type => BenchmarkConverter.TypeToBenchmarks(type, ManualConfig.Union(config, parsedConfig)).BenchmarksCases)
+                .Select(c => (Cell.ScenarioOf(c), Cell.ProtocolOf(c), Cell.TransportOf(c)))
+                .Where(c => c.Item1.AppliesTo(c.Item2))
+                .Distinct()
+                .ToList();
+    }
+
+    private static int Report(
+        IReadOnlyList<(int Round, IReadOnlyList<Summary> Summaries)> rounds, BenchOptions options, RunInfo run, string results, ServiceSession session, WireTally wire)
     {
         var problems = new List<string>();
         var reportFiles = new List<string>();
-        foreach (var summary in summaries)
+        foreach (var summary in rounds.SelectMany(r => r.Summaries))
         {
             // One class per summary: reports are named after the class; with --join after the summary's title.
             var types = summary.BenchmarksCases.Select(c => c.Descriptor.Type).Distinct().ToList();
@@ -162,10 +272,11 @@ public static class BenchmarkCommand
             }
         }
 
-        var cells = CellResult.From(summaries, wire);
+        var cells = Cells(rounds, wire);
         var resultSet = new ResultSet(cells);
+        new RunFile(run, cells).Save(results);
         var digest = new SummaryWriter(resultSet, run).Write(results, reportFiles);
-        foreach (var file in new[] { SummaryWriter.MarkdownFile, SummaryWriter.HtmlFile })
+        foreach (var file in new[] { SummaryWriter.MarkdownFile, SummaryWriter.HtmlFile, RunFile.FileName })
         {
             if (!File.Exists(Path.Combine(results, file)))
             {
@@ -173,7 +284,8 @@ public static class BenchmarkCommand
             }
         }
 
-        problems.AddRange(cells.Where(c => !c.Success).Select(c => $"failed: {c.Scenario} {Display.Of(c.Protocol, c.Transport)}"));
+        problems.AddRange(cells.Where(c => !c.Success).Select(c =>
+            $"failed: {c.Scenario} {Display.Of(c.Protocol, c.Transport)} in round {string.Join(", ", c.Rounds.Where(r => !r.Success).Select(r => r.Round))}"));
         problems.AddRange(cells.Where(c => c.Success && c.Wire is null).Select(c => $"no wire bytes: {c.Scenario} {Display.Of(c.Protocol, c.Transport)}"));
         if (!options.HasFilter)
         {
@@ -191,7 +303,7 @@ public static class BenchmarkCommand
         Console.WriteLine(digest);
         Console.WriteLine($"Reports: {Path.Combine(results, SummaryWriter.HtmlFile)}");
         Console.WriteLine($"         {Path.Combine(results, SummaryWriter.MarkdownFile)}");
-        Console.WriteLine($"         {Path.Combine(results, "results")}{Path.DirectorySeparatorChar} (BenchmarkDotNet: {reportFiles.Count} files)");
+        Console.WriteLine($"         {Path.Combine(results, RoundFolder(1))}{Path.DirectorySeparatorChar} ... (BenchmarkDotNet, per round: {reportFiles.Count} files)");
         if (problems.Count == 0)
         {
             Console.WriteLine($"All {cells.Count} cells measured and every report written.");
@@ -206,6 +318,17 @@ public static class BenchmarkCommand
 
         return session.Deaths.Count > 0 ? ExitCodes.ServiceFailed : ExitCodes.CheckFailed;
     }
+
+    /// <summary>Each cell's reports of every round, joined by scenario, protocol and transport.</summary>
+    private static List<CellResult> Cells(IReadOnlyList<(int Round, IReadOnlyList<Summary> Summaries)> rounds, WireTally wire) =>
+        rounds
+            .SelectMany(r => r.Summaries.SelectMany(s => s.Reports).Select(report => (r.Round, Report: report)))
+            .GroupBy(x => (Cell.ScenarioOf(x.Report.BenchmarkCase), Cell.ProtocolOf(x.Report.BenchmarkCase), Cell.TransportOf(x.Report.BenchmarkCase)))
+            .Select(g => new CellResult(
+                g.Key.Item1, g.Key.Item2, g.Key.Item3,
+                [.. g.Select(x => RoundResult.From(x.Round, x.Report)).OrderBy(r => r.Round)],
+                wire.Find(g.Key.Item1, g.Key.Item2, g.Key.Item3)))
+            .ToList();
 
     /// <summary>Every cell of the full suite: each scenario on each protocol it applies to, over both transports.</summary>
     public static IEnumerable<(Scenario Scenario, Protocol Protocol, Transport Transport)> ExpectedCells() =>

@@ -8,30 +8,41 @@ using ProtocolBench.Benchmarks.Suite;
 
 namespace ProtocolBench.Benchmarks.Config;
 
-/// <summary>One line per cell with its median and the time left, instead of BenchmarkDotNet's per-iteration output.</summary>
-public sealed class ProgressReporter(WireTally wire) : EventProcessor
+/// <summary>
+/// One line per cell with its median and the time left in the whole run (every round), instead of BenchmarkDotNet's
+/// per-iteration output. One instance for the run; <see cref="StartRound"/> before each round.
+/// </summary>
+public sealed class ProgressReporter(WireTally wire, int rounds) : EventProcessor
 {
     private readonly Stopwatch _run = new();
     private readonly Stopwatch _cell = new();
     private readonly Stopwatch _group = new();
-    private int _total;
+    private int _round;
+    private int _perRound;
     private int _done;
+
+    public WireTally Wire => wire;
+
+    public void StartRound(int round)
+    {
+        _round = round;
+        _run.Start();
+    }
 
     public override void OnValidationError(ValidationError validationError) =>
         Console.Error.WriteLine($"  validation {(validationError.IsCritical ? "error" : "warning")}: {validationError.Message}");
 
     public override void OnStartBuildStage(IReadOnlyList<BuildPartition> partitions)
     {
-        _total = partitions.Sum(p => p.Benchmarks.Length);
-        Console.WriteLine($"Measuring {_total} cells.");
-        _run.Start();
+        _perRound = partitions.Sum(p => p.Benchmarks.Length);
+        Console.WriteLine($"Round {_round} of {rounds}: measuring {_perRound} cells.");
     }
 
     public override void OnStartRunBenchmarksInType(Type type, IReadOnlyList<BenchmarkCase> benchmarks)
     {
         var scenarios = benchmarks.Select(Cell.ScenarioOf).Distinct();
         Console.WriteLine();
-        Console.WriteLine($"== {type.Name}: {benchmarks.Count} cells ({string.Join(", ", scenarios)})");
+        Console.WriteLine($"== Round {_round}/{rounds} · {type.Name}: {benchmarks.Count} cells ({string.Join(", ", scenarios)})");
         _group.Restart();
     }
 
@@ -52,8 +63,9 @@ public sealed class ProgressReporter(WireTally wire) : EventProcessor
             outcome = "FAILED (the error is above and in the log)";
         }
 
-        var left = _done < _total ? $"  ~{Format.Duration(_run.Elapsed / _done * (_total - _done))} left" : "";
-        Console.WriteLine($"  [{_done,3}/{_total}] {name} {outcome}  ({_cell.Elapsed.TotalSeconds:F1} s){left}");
+        var total = _perRound * rounds;
+        var left = _done < total ? $"  ~{Format.Duration(_run.Elapsed / _done * (total - _done))} left" : "";
+        Console.WriteLine($"  [{_done,4}/{total}] {name} {outcome}  ({_cell.Elapsed.TotalSeconds:F1} s){left}");
     }
 
     public override void OnEndRunBenchmarksInType(Type type, Summary summary) =>

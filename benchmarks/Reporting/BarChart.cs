@@ -14,10 +14,10 @@ public static class BarChart
         var panels = Catalogue.All.Where(results.Has).Select(scenario => new Panel(
             scenario.Short,
             columns.Select(c => results.Find(scenario, c.Protocol, c.Transport) is { } cell
-                ? Bar(c.Protocol, c.Transport, cell.Median, Format.Time(cell.Median))
+                ? Bar(c.Protocol, c.Transport, cell.Time, Format.Time(cell.Time))
                 : Bar(c.Protocol, c.Transport, double.NaN, "–")).ToList())).ToList();
         return SvgChart.Panels(
-            "Median time per operation (each operation on its own scale)",
+            "Time per operation (each operation on its own scale)",
             columns.Select(c => (Display.Of(c.Protocol, c.Transport), Display.Colour(c.Protocol), c.Transport == Transport.Https)).ToList(),
             panels);
     }

@@ -7,73 +7,134 @@ using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Benchmarks.Reporting;
 
-/// <summary>One measured cell: an operation on one protocol and transport.</summary>
-public sealed record CellResult(
-    Scenario Scenario,
-    Protocol Protocol,
-    Transport Transport,
-    bool Success,
-    double Median,
-    double Mean,
-    double P95,
-    double StdDev,
-    IReadOnlyList<double> Iterations,
-    long? AllocatedPerOp,
-    WireSample? Wire)
+/// <summary>One cell in one round: BenchmarkDotNet's statistics of its iterations (nanoseconds per operation).</summary>
+public sealed record RoundResult(int Round, bool Success, double Median, double Mean, double P95, IReadOnlyList<double> Iterations, long? AllocatedPerOp)
 {
-    public static IReadOnlyList<CellResult> From(IEnumerable<Summary> summaries, WireTally wire) =>
-        summaries.SelectMany(s => s.Reports).Select(r => From(r, wire)).ToList();
-
-    public static CellResult From(BenchmarkReport report, WireTally wire)
+    public static RoundResult From(int round, BenchmarkReport report)
     {
-        var benchmarkCase = report.BenchmarkCase;
         var stats = report.Success ? report.ResultStatistics : null;
         var iterations = report.AllMeasurements
             .Where(m => m.IterationMode == IterationMode.Workload && m.IterationStage == IterationStage.Result)
             .Select(m => m.Nanoseconds / m.Operations)
             .ToList();
-        return new CellResult(
-            Cell.ScenarioOf(benchmarkCase),
-            Cell.ProtocolOf(benchmarkCase),
-            Cell.TransportOf(benchmarkCase),
+        return new RoundResult(
+            round,
             stats is not null,
             stats?.Median ?? double.NaN,
             stats?.Mean ?? double.NaN,
             stats?.Percentiles.P95 ?? double.NaN,
-            stats?.StandardDeviation ?? double.NaN,
             iterations,
-            report.Success ? report.GcStats.GetBytesAllocatedPerOperation(benchmarkCase) : null,
-            wire.Find(benchmarkCase));
+            stats is null ? null : report.GcStats.GetBytesAllocatedPerOperation(report.BenchmarkCase));
     }
 }
 
-/// <summary>The cells of a run, looked up by scenario, protocol and transport.</summary>
+/// <summary>
+/// One cell (an operation on one protocol and transport) over all rounds. Its time is the geometric mean of the
+/// rounds' medians, so that the ratio of two cells' times is the (geometric) mean of their rounds' ratios, the
+/// ratio the report gives with an interval.
+/// </summary>
+public sealed record CellResult(Scenario Scenario, Protocol Protocol, Transport Transport, IReadOnlyList<RoundResult> Rounds, WireSample? Wire)
+{
+    public bool Success => Rounds.Count > 0 && Rounds.All(r => r.Success);
+
+    public IEnumerable<RoundResult> Measured => Rounds.Where(r => r.Success);
+
+    public double Time => Statistic.GeometricMean(Measured.Select(r => r.Median));
+
+    public double P95 => Statistic.Median(Measured.Select(r => r.P95));
+
+    public long? AllocatedPerOp =>
+        Measured.Select(r => r.AllocatedPerOp).OfType<long>().ToList() is { Count: > 0 } allocated ? (long)Statistic.Median(allocated.Select(a => (double)a)) : null;
+
+    /// <summary>How far the rounds' medians lie apart: (highest − lowest) ÷ median; NaN with one round.</summary>
+    public double RoundSpread
+    {
+        get
+        {
+            var medians = Measured.Select(r => r.Median).ToList();
+            return medians.Count < 2 ? double.NaN : (medians.Max() - medians.Min()) / Time;
+        }
+    }
+
+    public double? RoundMedian(int round) => Measured.FirstOrDefault(r => r.Round == round)?.Median;
+}
+
+/// <summary>The cells of a run, looked up by scenario, protocol and transport, and the comparisons the reports make.</summary>
 public sealed class ResultSet(IReadOnlyList<CellResult> cells)
 {
     public IReadOnlyList<CellResult> Cells { get; } = cells;
+
+    public int Rounds => Cells.SelectMany(c => c.Rounds).Select(r => r.Round).DefaultIfEmpty(0).Max();
 
     public CellResult? Find(Scenario scenario, Protocol protocol, Transport transport) =>
         Cells.FirstOrDefault(c => c.Scenario == scenario && c.Protocol == protocol && c.Transport == transport && c.Success);
 
     public bool Has(Scenario scenario) => Cells.Any(c => c.Scenario == scenario);
 
-    /// <summary>The fastest protocol of a row on one transport, and whether it is significantly faster than the runner-up.</summary>
-    public Winner? WinnerOf(Scenario scenario, Transport transport)
+    /// <summary>The rows of the report: each scenario measured, on each transport.</summary>
+    public IEnumerable<(Scenario Scenario, Transport Transport)> Rows() =>
+        from scenario in Catalogue.All.Where(Has)
+        from transport in Display.Transports
+        where Display.Protocols.Any(p => Find(scenario, p, transport) is not null)
+        select (scenario, transport);
+
+    /// <summary>b's time ÷ a's, paired round by round over the rounds both were measured in.</summary>
+    public static RatioInterval Ratio(CellResult a, CellResult b)
     {
-        var ranked = Display.Protocols.Select(p => Find(scenario, p, transport)).OfType<CellResult>().OrderBy(c => c.Median).ToList();
-        return ranked.Count < 2 ? null : new Winner(ranked[0], ranked[1], Significance.Compare(ranked[0].Iterations, ranked[1].Iterations));
+        var rounds = a.Measured.Select(r => r.Round).Intersect(b.Measured.Select(r => r.Round)).Order().ToList();
+        return RatioInterval.Paired([.. rounds.Select(r => a.RoundMedian(r)!.Value)], [.. rounds.Select(r => b.RoundMedian(r)!.Value)]);
+    }
+
+    /// <summary>A cell's time ÷ REST's on the same row, or null for REST itself or when REST was not measured.</summary>
+    public RatioInterval? RatioToRest(CellResult cell) =>
+        cell.Protocol != Protocol.Rest && Find(cell.Scenario, Protocol.Rest, cell.Transport) is { } rest ? Ratio(rest, cell) : null;
+
+    public RatioInterval? RatioToRest(Scenario scenario, Protocol protocol, Transport transport) =>
+        Find(scenario, protocol, transport) is { } cell ? RatioToRest(cell) : null;
+
+    /// <summary>How much the cells' medians moved between rounds: the median and the 90th percentile of their spreads.</summary>
+    public (double Median, double P90, int Cells) Stability()
+    {
+        var spreads = Cells.Where(c => c.Success).Select(c => c.RoundSpread).Where(double.IsFinite).Order().ToList();
+        return spreads.Count == 0 ? (double.NaN, double.NaN, 0) : (Statistic.Median(spreads), spreads[(int)Math.Ceiling(0.9 * spreads.Count) - 1], spreads.Count);
+    }
+
+    /// <summary>
+    /// The row's winner: the protocol with the lowest time, named only when the verdict rule names it against every
+    /// other protocol of the row; the margin shown is over the closest one.
+    /// </summary>
+    public RowVerdict? WinnerOf(Scenario scenario, Transport transport)
+    {
+        var ranked = Display.Protocols.Select(p => Find(scenario, p, transport)).OfType<CellResult>().OrderBy(c => c.Time).ToList();
+        if (ranked.Count < 2)
+        {
+            return null;
+        }
+
+        var fastest = ranked[0];
+        var verdicts = ranked.Skip(1).Select(other => Verdict.Of(Display.Of(fastest.Protocol), Display.Of(other.Protocol), Ratio(fastest, other))).ToList();
+        var closest = verdicts.MinBy(v => v.Faster == Display.Of(fastest.Protocol) ? v.Margin.Ratio : 1 / v.Margin.Ratio)!;
+        var says = verdicts.Any(v => !v.Decided) ? Verdict.Untested
+            : verdicts.All(v => v.Says == Display.Of(fastest.Protocol)) ? Display.Of(fastest.Protocol)
+            : Verdict.NoClearWinner;
+        return new RowVerdict(scenario, transport, says, closest);
     }
 
     /// <summary>REST against gRPC as the paper compared them, by the one verdict rule (<see cref="Verdict"/>).</summary>
     public Verdict? VerdictOf(Scenario scenario, Transport transport) =>
         (Find(scenario, Protocol.Rest, transport), Find(scenario, Protocol.Grpc, transport)) is ({ } rest, { } grpc)
-            ? Verdict.Of(Side(rest), Side(grpc))
+            ? Verdict.Of(Display.Of(Protocol.Rest), Display.Of(Protocol.Grpc), Ratio(rest, grpc))
             : null;
-
-    private static (string, double, IReadOnlyList<double>) Side(CellResult cell) => (Display.Of(cell.Protocol), cell.Median, cell.Iterations);
 }
 
-public sealed record Winner(CellResult Fastest, CellResult RunnerUp, Significance Significance)
+/// <summary>A row's verdict: the winner's name, "no clear winner" or no verdict, and the comparison with the closest protocol.</summary>
+public sealed record RowVerdict(Scenario Scenario, Transport Transport, string Says, Verdict Closest)
 {
-    public double Margin => RunnerUp.Median / Fastest.Median - 1;
+    public bool Named => Says != Verdict.NoClearWinner && Says != Verdict.Untested;
+
+    public string Describe() => Named
+        ? $"{Says} ({Closest.Slower} ÷ {Closest.Faster} {Closest.Margin})"
+        : Says == Verdict.NoClearWinner
+            ? $"no clear winner ({Closest.Slower} ÷ {Closest.Faster} {Closest.Margin})"
+            : Says;
 }

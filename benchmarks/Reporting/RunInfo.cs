@@ -17,6 +17,15 @@ public sealed record RunInfo
 
     public required string CommandLine { get; init; }
 
+    /// <summary>How many rounds were planned (the cells say how many were measured).</summary>
+    public int Rounds { get; init; } = 1;
+
+    /// <summary>The seed of the rounds' shuffled orders (--seed).</summary>
+    public int Seed { get; init; }
+
+    /// <summary>When the services were restarted, e.g. "before every round (4 restarts, 3.9–4.4 s each)".</summary>
+    public string Restarts { get; init; } = "never";
+
     public required DateTimeOffset Started { get; init; }
 
     public DateTimeOffset Finished { get; init; }

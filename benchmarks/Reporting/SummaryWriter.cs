@@ -15,26 +15,44 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
 
     private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
 
+    /// <summary>The answer first: per row, each protocol's time, its ratio to REST with the interval, and the verdict.</summary>
+    public Table WinnerTable()
+    {
+        var table = new Table("Operation", "Transport", "REST", "gRPC", "GraphQL", "gRPC ÷ REST", "GraphQL ÷ REST", "Verdict");
+        foreach (var (scenario, transport) in results.Rows())
+        {
+            var winner = results.WinnerOf(scenario, transport);
+            TableCell Time(Protocol protocol) => results.Find(scenario, protocol, transport) is { } cell
+                ? new TableCell(Format.Milliseconds(cell.Time) + " ms", winner is { Named: true } && winner.Says == Display.Of(protocol))
+                : "–";
+            TableCell Ratio(Protocol protocol) => results.Find(scenario, protocol, transport) is { } cell && results.RatioToRest(cell) is { } ratio
+                ? ratio.ToString()
+                : "–";
+            table.Add(scenario.Short, Display.Of(transport), Time(Protocol.Rest), Time(Protocol.Grpc), Time(Protocol.GraphQL),
+                Ratio(Protocol.Grpc), Ratio(Protocol.GraphQL), new TableCell(winner?.Describe() ?? "–", winner is { Named: true }));
+        }
+
+        return table;
+    }
+
     public Table PaperTable()
     {
         var table = new Table(
             "Scenario", "REST HTTP ms (paper)", "gRPC HTTP ms (paper)", "REST HTTPS ms (paper)", "gRPC HTTPS ms (paper)",
-            "GraphQL HTTP ms", "GraphQL HTTPS ms", "Fastest on HTTP", "Fastest on HTTPS");
+            "GraphQL HTTP ms", "GraphQL HTTPS ms");
         foreach (var scenario in Catalogue.All.Where(results.Has))
         {
-            var http = results.WinnerOf(scenario, Transport.Http);
-            var https = results.WinnerOf(scenario, Transport.Https);
             TableCell Cell(Protocol protocol, Transport transport, double? paper)
             {
                 var cell = results.Find(scenario, protocol, transport);
-                var text = cell is null ? "–" : Format.Milliseconds(cell.Median);
+                var text = cell is null ? "–" : Format.Milliseconds(cell.Time);
                 if (paper is { } value)
                 {
                     text += $" ({value.ToString(Invariant)})";
                 }
 
-                var winner = transport == Transport.Http ? http : https;
-                return new TableCell(text, winner is not null && winner.Fastest == cell);
+                var winner = results.WinnerOf(scenario, transport);
+                return new TableCell(text, winner is { Named: true } && cell is not null && winner.Says == Display.Of(protocol));
             }
 
             var p = scenario.Paper;
@@ -45,9 +63,7 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
                 Cell(Protocol.Rest, Transport.Https, p?.RestHttps),
                 Cell(Protocol.Grpc, Transport.Https, p?.GrpcHttps),
                 Cell(Protocol.GraphQL, Transport.Http, null),
-                Cell(Protocol.GraphQL, Transport.Https, null),
-                Describe(http),
-                Describe(https));
+                Cell(Protocol.GraphQL, Transport.Https, null));
         }
 
         return table;
@@ -66,29 +82,22 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
             {
                 var verdict = results.VerdictOf(scenario, transport);
                 cells.Add(says);
-                if (verdict is null)
+                if (verdict is null || !verdict.Decided)
                 {
-                    cells.Add("–");
-                    cells.Add("–");
-                    continue;
-                }
-
-                if (verdict.Says == Verdict.Untested)
-                {
-                    cells.Add(verdict.Says);
+                    cells.Add(verdict?.Says ?? "–");
                     cells.Add("–");
                     continue;
                 }
 
                 compared++;
-                var same = verdict.Says == says;
+                var same = verdict.Matches(says);
                 if (same)
                 {
                     reproduced++;
                     which.Add($"{scenario.Short.Split(' ')[0]} {(transport == Transport.Http ? "without" : "with")} TLS ({says})");
                 }
 
-                cells.Add($"{verdict.Says} ({Format.Ratio(1 + verdict.Difference)}, {ShortTest(verdict.Significance)})");
+                cells.Add($"{(verdict.Named ? verdict.Says : Verdict.Both)} (gRPC ÷ REST {results.RatioToRest(scenario, Protocol.Grpc, transport)})");
                 cells.Add(new TableCell(same ? "yes" : "no", same));
             }
 
@@ -100,37 +109,33 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
 
     public Table CellTable()
     {
-        var table = new Table("Operation", "Protocol", "Transport", "Median", "Mean", "P95", "Ratio to REST HTTP", "Allocated/op", "Wire bytes/op");
-        foreach (var scenario in Catalogue.All.Where(results.Has))
+        var table = new Table("Operation", "Protocol", "Transport", "Time", "P95", "× REST [95 % interval]", "Round spread", "Allocated/op", "Wire bytes/op");
+        foreach (var (scenario, transport) in results.Rows())
         {
-            var restHttp = results.Find(scenario, Protocol.Rest, Transport.Http);
-            foreach (var transport in Display.Transports)
+            foreach (var protocol in Display.Protocols)
             {
-                foreach (var protocol in Display.Protocols)
+                var cell = results.Cells.FirstOrDefault(c => c.Scenario == scenario && c.Protocol == protocol && c.Transport == transport);
+                if (cell is null)
                 {
-                    var cell = results.Cells.FirstOrDefault(c => c.Scenario == scenario && c.Protocol == protocol && c.Transport == transport);
-                    if (cell is null)
-                    {
-                        continue;
-                    }
-
-                    if (!cell.Success)
-                    {
-                        table.Add(scenario.Short, Display.Of(protocol), Display.Of(transport), new TableCell("FAILED", true), "", "", "", "", "");
-                        continue;
-                    }
-
-                    table.Add(
-                        scenario.Short,
-                        Display.Of(protocol),
-                        Display.Of(transport),
-                        Format.Time(cell.Median),
-                        Format.Time(cell.Mean),
-                        Format.Time(cell.P95),
-                        restHttp is null ? "?" : (cell.Median / restHttp.Median).ToString("0.00", Invariant),
-                        cell.AllocatedPerOp is { } allocated ? Format.Size(allocated) : "?",
-                        cell.Wire is { } wire ? Format.Bytes(wire.TotalPerOp) : "?");
+                    continue;
                 }
+
+                if (!cell.Success)
+                {
+                    table.Add(scenario.Short, Display.Of(protocol), Display.Of(transport), new TableCell("FAILED", true), "", "", "", "", "");
+                    continue;
+                }
+
+                table.Add(
+                    scenario.Short,
+                    Display.Of(protocol),
+                    Display.Of(transport),
+                    Format.Time(cell.Time),
+                    Format.Time(cell.P95),
+                    protocol == Protocol.Rest ? "1" : results.RatioToRest(cell)?.ToString() ?? "–",
+                    double.IsFinite(cell.RoundSpread) ? cell.RoundSpread.ToString("P0", Invariant) : "–",
+                    cell.AllocatedPerOp is { } allocated ? Format.Size(allocated) : "?",
+                    cell.Wire is { } wire ? Format.Bytes(wire.TotalPerOp) : "?");
             }
         }
 
@@ -141,14 +146,14 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
     {
         var floor = Catalogue.Floor;
         var table = new Table(["Operation ÷ floor", .. Columns().Select(c => Display.Of(c.Protocol, c.Transport))]);
-        table.Add(["Floor median", .. Columns().Select(c => (TableCell)(results.Find(floor, c.Protocol, c.Transport) is { } f ? Format.Time(f.Median) : "–"))]);
+        table.Add(["Floor time", .. Columns().Select(c => (TableCell)(results.Find(floor, c.Protocol, c.Transport) is { } f ? Format.Time(f.Time) : "–"))]);
         foreach (var scenario in Catalogue.All.Where(s => s != Catalogue.Floor && results.Has(s)))
         {
             table.Add([scenario.Short, .. Columns().Select(c =>
             {
                 var cell = results.Find(scenario, c.Protocol, c.Transport);
                 var f = results.Find(floor, c.Protocol, c.Transport);
-                return (TableCell)(cell is null || f is null ? "–" : Format.Ratio(cell.Median / f.Median));
+                return (TableCell)(cell is null || f is null ? "–" : Format.Ratio(cell.Time / f.Time));
             })]);
         }
 
@@ -189,6 +194,8 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
         .Add("Pinning", run.Pinning)
         .Add("HTTP versions", run.HttpVersions)
         .Add("Job", run.Job)
+        .Add("Rounds", $"{results.Rounds} measured of {run.Rounds} planned; cells in a shuffled order each round (seed {run.Seed}: --seed {run.Seed} repeats it)")
+        .Add("Service restarts", run.Restarts)
         .Add("Command", run.CommandLine)
         .Add("Started", run.Started.ToString("yyyy-MM-dd HH:mm:ss zzz", Invariant))
         .Add("Duration", Format.Duration(run.Finished - run.Started));
@@ -196,37 +203,52 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
     /// <summary>Writes both files; returns the console digest.</summary>
     public string Write(string directory, IReadOnlyList<string> reportFiles)
     {
-        var paper = PaperTable();
+        var winners = WinnerTable();
         var (verdicts, reproduced, compared, which) = VerdictTable();
         var measured = results.Cells.Count(c => c.Success);
         var failed = results.Cells.Count(c => !c.Success);
-        var headline = $"{measured} cells measured{(failed > 0 ? $", {failed} FAILED" : "")}; job {run.Job}." +
+        var rows = results.Rows().Select(r => results.WinnerOf(r.Scenario, r.Transport)).OfType<RowVerdict>().ToList();
+        var headline = $"{measured} cells measured{(failed > 0 ? $", {failed} FAILED" : "")} in {results.Rounds} round(s); job: {run.Job}." +
                        (run.Interrupted is { } why ? $" Interrupted ({why}): partial results." : "");
+        var (spread, spread90, spreadCells) = results.Stability();
+        var winnerLine = rows.Any(r => r.Says != Verdict.Untested)
+            ? $"{rows.Count(r => r.Named)} of {rows.Count} rows name a winner; {rows.Count(r => r.Says == Verdict.NoClearWinner)} have no clear winner."
+            : "No row has a verdict: verdicts need two or more rounds (the default job runs 5; --rounds N).";
+        var stabilityLine = spreadCells == 0
+            ? "Stability: one round, so nothing to compare it with."
+            : $"Stability of this run: the cells' medians moved by {spread:P0} between rounds (median over {spreadCells} cells; 90th percentile {spread90:P0}).";
         var verdictLine = compared == 0
-            ? results.Has(Catalogue.All.First(s => s.Paper is not null))
-                ? "No verdict of the paper could be compared: this job has too few samples per cell to test a difference (use the default job or --job short)."
-                : "No verdict of the paper could be compared (REST and gRPC cells of scenarios I–VII are missing)."
+            ? results.Cells.Any(c => c.Scenario.Paper is not null && c.Protocol is Protocol.Rest or Protocol.Grpc)
+                ? "No verdict of the paper could be compared: verdicts need two or more rounds."
+                : "No verdict of the paper could be compared: this run measured none of the paper's scenarios on both REST and gRPC."
             : $"We reproduce {reproduced} of the paper's {compared} verdicts{(which.Count > 0 ? ": " + string.Join("; ", which) : "")}.";
+        var rule = $"A winner is named when its whole 95 % interval against every other protocol of the row lies beyond " +
+                   $"{Verdict.PracticalDifference:P0}: with 95 % confidence it is at least that much faster; otherwise \"no clear winner\".";
 
         var sections = new List<(string Title, string Intro, Table? Table, string? Html)>
         {
             ("Environment", "", EnvironmentTable(), null),
-            ("Medians beside the paper",
-                "Our medians in milliseconds, laid out like Bolanowski et al. 2022 (docs/methodology.md, \"The papers\"); the paper's medians in parentheses " +
-                "(two machines on a LAN, JMeter, 1 request/s). Bold: the fastest protocol on that transport. \"Fastest\" names the " +
-                "winner, its margin over the runner-up and whether the difference is statistically significant (α = 0.05).",
-                paper, null),
+            ("Which protocol is faster",
+                "Per operation and transport: each protocol's time (the geometric mean of its rounds' medians), each protocol's time ÷ REST's with its 95 % " +
+                "interval (paired round by round: geometric mean of the rounds' ratios, Student's t over rounds), and the verdict. " + rule,
+                winners, null),
+            ("Ratio to REST", $"Each protocol's time ÷ REST's on the same row, with its 95 % interval; the grey band is ±{Verdict.PracticalDifference:P0}: an interval reaching into it names no winner. " +
+                "The text gives the wire bytes ÷ REST's too.", null, RatioChart.Svg(results)),
+            ("Times beside the paper",
+                "Our times in milliseconds, laid out like Bolanowski et al. 2022 (docs/methodology.md, \"The papers\"); the paper's medians in parentheses " +
+                "(two machines on a LAN, JMeter, 1 request/s). Bold: the named winner on that transport.",
+                PaperTable(), null),
             ("Verdicts (the paper's Table 1)",
-                $"REST against gRPC as the paper compared them: the faster one wins when it is at least {Verdict.PracticalDifference:P0} faster " +
-                $"and the difference is significant; otherwise \"both\". {verdictLine}",
+                $"REST against gRPC as the paper compared them, by the same rule (the paper's \"both\" is our \"no clear winner\"). {verdictLine}",
                 verdicts, null),
-            ("Chart", "Median per operation, protocol and transport; each operation has its own scale.", null, BarChart.Svg(results)),
+            ("Chart", "Time per operation, protocol and transport; each operation has its own scale.", null, BarChart.Svg(results)),
             ("Every cell",
-                "Median, mean and 95th percentile of the per-operation time; ratio of medians to REST over HTTP; bytes the client " +
-                "allocated per operation (MemoryDiagnoser, client process only); bytes at the client's socket per operation.",
+                "Time (geometric mean of the rounds' medians) and 95th percentile (median of the rounds') of the per-operation time; ratio to REST on the same row with its 95 % interval; " +
+                "round spread: (slowest − fastest round median) ÷ median; bytes the client allocated per operation (MemoryDiagnoser, " +
+                "client process only); bytes at the client's socket per operation.",
                 CellTable(), null),
             ("Above the transport floor",
-                "Each median divided by the floor (GET /baseline, fixed bytes) on the same service port and HTTP version: how much " +
+                "Each time divided by the floor (GET /baseline, fixed bytes) on the same service port and HTTP version: how much " +
                 "of an operation is the protocol and its work rather than the round trip itself.",
                 FloorTable(), null),
             ("Bytes on the wire per operation",
@@ -242,7 +264,9 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
             "and last element); full responses (SHA-256 of the files, every author against the seed) are verified once per cell before timing.",
             "Client and services run on one machine over loopback unless --external was used; the paper used two machines over a LAN, " +
             "so our absolute times are lower and the protocol overheads weigh relatively more.",
-            "Significance: Mann–Whitney U on the per-iteration means for 5+ iterations, Welch's t-test for 2–4 (Perfolizer); none for a smoke run.",
+            "Design (docs/methodology.md, \"Rounds and verdicts\"): every cell is measured once per round by BenchmarkDotNet (its own " +
+            "reports are in the round folders); within a round the protocols of one row run back to back, rows and protocols in a " +
+            "shuffled order; the services are restarted between rounds so that each round meets new processes.",
             "Authors created by \"Create author\" are deleted after each cell.",
             "Where the three services differ (everything else is the same code in Shared.Domain, the same validation and the same " +
             "single SQL query per read): GraphQL POSTs a query document on every call, so its requests are larger; GraphQL is served " +
@@ -256,8 +280,11 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
 
         var markdown = new StringBuilder();
         markdown.AppendLine("# ProtocolBench results").AppendLine();
-        markdown.AppendLine(headline).AppendLine();
-        markdown.AppendLine(verdictLine).AppendLine();
+        foreach (var line in new[] { headline, winnerLine, stabilityLine, verdictLine })
+        {
+            markdown.AppendLine(line).AppendLine();
+        }
+
         foreach (var (title, intro, table, html) in sections)
         {
             markdown.AppendLine($"## {title}").AppendLine();
@@ -294,11 +321,12 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
         page.AppendLine("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>ProtocolBench results</title>");
         page.AppendLine("""
             <style>
-            body { font-family: system-ui, -apple-system, sans-serif; margin: 2rem auto; max-width: 1200px; padding: 0 1rem; color: #222; }
+            body { font-family: system-ui, -apple-system, sans-serif; margin: 2rem auto; max-width: 1320px; padding: 0 1rem; color: #222; }
             h1 { margin-bottom: .2rem; } h2 { margin-top: 2.2rem; border-bottom: 1px solid #ddd; padding-bottom: .2rem; }
             table { border-collapse: collapse; font-size: 13px; margin: .6rem 0; }
-            th, td { border: 1px solid #ddd; padding: 3px 8px; text-align: right; white-space: nowrap; }
-            th { background: #f4f4f4; } td:first-child, th:first-child { text-align: left; white-space: normal; }
+            th, td { border: 1px solid #ddd; padding: 3px 8px; text-align: right; }
+            th { background: #f4f4f4; } td:first-child, th:first-child { text-align: left; }
+            svg { max-width: 100%; height: auto; }
             tbody tr:nth-child(even) { background: #fafafa; } strong { color: #0b5; }
             p.lead { font-size: 1.05rem; } .note { color: #555; font-size: 13px; }
             </style>
@@ -306,8 +334,11 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
             <body>
             <h1>ProtocolBench results</h1>
             """);
-        page.AppendLine($"<p class=\"lead\">{WebUtility.HtmlEncode(headline)}</p>");
-        page.AppendLine($"<p class=\"lead\">{WebUtility.HtmlEncode(verdictLine)}</p>");
+        foreach (var line in new[] { headline, winnerLine, stabilityLine, verdictLine })
+        {
+            page.AppendLine($"<p class=\"lead\">{WebUtility.HtmlEncode(line)}</p>");
+        }
+
         foreach (var (title, intro, table, html) in sections)
         {
             page.AppendLine($"<h2>{WebUtility.HtmlEncode(title)}</h2>");
@@ -334,22 +365,8 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
         page.AppendLine("</ul>\n</body>\n</html>");
         File.WriteAllText(Path.Combine(directory, HtmlFile), page.ToString());
 
-        return $"{paper.ToText()}\n{headline}\n{verdictLine}\n";
+        return $"{winners.ToText()}\n{headline}\n{winnerLine}\n{stabilityLine}\n{verdictLine}\n";
     }
 
     private static IEnumerable<(Protocol Protocol, Transport Transport)> Columns() => Display.Columns();
-
-    private static string Describe(Winner? winner)
-    {
-        if (winner is null)
-        {
-            return "–";
-        }
-
-        var significance = winner.Significance.P is null ? "untested" : winner.Significance.IsSignificant ? Format.P(winner.Significance.P.Value) : $"not significant, {Format.P(winner.Significance.P.Value)}";
-        return $"{Display.Of(winner.Fastest.Protocol)} by {winner.Margin.ToString("P0", Invariant)} over {Display.Of(winner.RunnerUp.Protocol)} ({significance})";
-    }
-
-    private static string ShortTest(Significance significance) =>
-        significance.P is { } p ? Format.P(p) : "untested";
 }

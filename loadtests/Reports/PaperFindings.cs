@@ -172,6 +172,8 @@ public static class PaperFindings
         return new(Sliwa, claim, $"REST best throughput in {fastest} of {groups.Count} cells, lowest p50 in {lowest}; best throughput by protocol: {winners}", verdict);
     }
 
+    private const int VerdictBlocks = 5;
+
     private static IEnumerable<Finding> PacedVerdicts(IReadOnlyList<PacedCell> paced)
     {
         foreach (var group in paced.Where(c => c.Measured && double.IsFinite(c.MedianMs)).GroupBy(c => (c.Scenario, c.Transport)))
@@ -193,16 +195,26 @@ public static class PaperFindings
                 continue;
             }
 
-            var ours = Verdict.Of(Side(rest), Side(grpc));
+            var ours = Verdict.Of(Display.Of(Protocol.Rest), Display.Of(Protocol.Grpc), RatioInterval.Unpaired(BlockMedians(rest), BlockMedians(grpc)));
             var text = $"REST {rest.MedianMs:F2} ms, gRPC {grpc.MedianMs:F2} ms" +
-                       (graphql is null ? "" : $", GraphQL {graphql.MedianMs:F2} ms") + $" → {ours.Says} ({ours.Significance})";
-            yield return new(Bolanowski, claim, text, !ours.Decided ? NotMeasured : ours.Says == theirWinner ? Reproduced : NotReproduced);
+                       (graphql is null ? "" : $", GraphQL {graphql.MedianMs:F2} ms") + $" → {ours}";
+            yield return new(Bolanowski, claim, text, !ours.Decided ? NotMeasured : ours.Matches(theirWinner) ? Reproduced : NotReproduced);
         }
     }
 
-    /// <summary>A paced cell as one side of a verdict: its median and the latency of every successful request.</summary>
-    private static (string, double, IReadOnlyList<double>) Side(PacedCell cell) =>
-        (Display.Of(cell.Protocol), cell.MedianMs, cell.Samples.Where(s => s.Outcome == OutcomeKind.Ok).Select(s => s.LatencyMs).ToList());
+    /// <summary>
+    /// A paced cell as one side of a verdict: the median latency of each of <see cref="VerdictBlocks"/> consecutive blocks
+    /// of its successful requests, so that the interval reflects how the cell drifted, not only how requests scatter.
+    /// </summary>
+    private static double[] BlockMedians(PacedCell cell)
+    {
+        var latencies = cell.Samples.Where(s => s.Outcome == OutcomeKind.Ok).Select(s => s.LatencyMs).ToArray();
+        var blocks = Math.Min(VerdictBlocks, latencies.Length);
+        return Enumerable.Range(0, blocks)
+            .Select(b => latencies[(b * latencies.Length / blocks)..((b + 1) * latencies.Length / blocks)])
+            .Select(Statistic.Median)
+            .ToArray();
+    }
 
     private static string Factor(double ratio, double claimed) =>
         ratio >= claimed * 2 / 3 ? Reproduced : ratio > 1 ? DirectionOnly : NotReproduced;

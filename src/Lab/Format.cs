@@ -39,7 +39,10 @@ public static class Format
 
     public static string Ratio(double ratio) => $"{ratio.ToString(ratio >= 10 ? "0" : "0.00", Invariant)}×";
 
-    public static string P(double p) => p < 0.001 ? "p<0.001" : $"p={p.ToString("0.000", Invariant)}";
+    /// <summary>A ratio's 95 % interval, "0.93–1.12".</summary>
+    public static string Interval(double low, double high) =>
+        $"{low.ToString(low >= 10 ? "0" : "0.00", Invariant)}–{high.ToString(high >= 10 ? "0" : "0.00", Invariant)}";
+
 
     public static string Duration(TimeSpan span) =>
         span.TotalMinutes >= 1 ? $"{(int)span.TotalMinutes} min {span.Seconds:00} s" : $"{span.TotalSeconds.ToString("0.0", Invariant)} s";

@@ -34,7 +34,7 @@ public sealed partial class CommandTests : IDisposable
         SkipUnlessLinux();
         await using var command = StartBenchmark();
         var pids = await command.ServicePidsAsync("GraphQL.Api", "Grpc.Service", "Rest.Api");
-        await command.WaitForLineAsync(line => line.Contains("[  1/"), StartTimeout);
+        await command.WaitForLineAsync(line => FirstCell().IsMatch(line), StartTimeout);
 
         command.Signal(signal);
 
@@ -52,7 +52,7 @@ public sealed partial class CommandTests : IDisposable
         SkipUnlessLinux();
         await using var command = StartBenchmark();
         var pids = await command.ServicePidsAsync("GraphQL.Api", "Grpc.Service", "Rest.Api");
-        await command.WaitForLineAsync(line => line.Contains("[  1/"), StartTimeout);
+        await command.WaitForLineAsync(line => FirstCell().IsMatch(line), StartTimeout);
 
         command.Signal("KILL");
 
@@ -66,7 +66,7 @@ public sealed partial class CommandTests : IDisposable
         SkipUnlessLinux();
         await using var command = StartBenchmark();
         var pids = await command.ServicePidsAsync("GraphQL.Api", "Grpc.Service", "Rest.Api");
-        await command.WaitForLineAsync(line => line.Contains("[  1/"), StartTimeout);
+        await command.WaitForLineAsync(line => FirstCell().IsMatch(line), StartTimeout);
 
         Process.GetProcessById(pids["Grpc.Service"]).Kill();
 
@@ -128,6 +128,33 @@ public sealed partial class CommandTests : IDisposable
         AssertAllGone(pids);
     }
 
+    /// <summary>
+    /// The report as a reader sees it: a real run of two short rounds, its summary.html opened in headless Chromium at
+    /// 1,400 px. Every table and chart must render with content and fit the width (no horizontal scrolling), and the
+    /// page must log no error. The screenshot is kept with the test results (TestResults/summary-1400px.png).
+    /// </summary>
+    [Fact]
+    public async Task BenchmarkReportRendersInChromiumEveryTableAndChartWithinTheWidthAndNoError()
+    {
+        var chromium = Browser.Chromium();
+        Assert.SkipWhen(chromium is null, "No Chromium found (install Debian's chromium, or set PROTOCOLBENCH_CHROMIUM); CI installs it.");
+        await using var command = StartBenchmark("--job", "short", "--rounds", "2", "--filter", "*int-max*", "*search-11*");
+        Assert.Equal(0, await command.ExitCodeAsync(TimeSpan.FromMinutes(6)));
+
+        var report = await Browser.OpenAsync(chromium!, Path.Combine(_work, "results", "summary.html"), width: 1400);
+        await report.ScreenshotAsync(Path.Combine(ProtocolBench.Shared.Domain.ProjectPaths.RootOrCurrent, "TestResults", "summary-1400px.png"));
+        var result = await report.InspectAsync();
+        await report.DisposeAsync();
+
+        Assert.Empty(result.Errors);
+        Assert.True(result.Tables.Count >= 7, $"expected every section's table, found {result.Tables.Count}");
+        Assert.All(result.Tables, t => Assert.True(t.Rows > 0 && t.Height > 0, $"table \"{t.Caption}\" is empty"));
+        Assert.All(result.Tables, t => Assert.True(t.Right <= 1400, $"table \"{t.Caption}\" ends at {t.Right:F0} px, past the 1,400 px window"));
+        Assert.True(result.Charts.Count >= 2, $"expected the ratio chart and the medians chart, found {result.Charts.Count}");
+        Assert.All(result.Charts, c => Assert.True(c.Marks > 0 && c.Width > 100 && c.Right <= 1400, $"chart \"{c.Caption}\": {c.Marks} marks, {c.Width:F0} px wide, ends at {c.Right:F0} px"));
+        Assert.True(result.ScrollWidth <= 1400, $"the page scrolls sideways: {result.ScrollWidth} px wide");
+    }
+
     public void Dispose()
     {
         Microsoft.Data.Sqlite.SqliteConnection.ClearAllPools();
@@ -140,10 +167,10 @@ public sealed partial class CommandTests : IDisposable
         }
     }
 
-    private CommandProcess StartBenchmark() => CommandProcess.Start(
+    private CommandProcess StartBenchmark(params string[] job) => CommandProcess.Start(
         "benchmarks", "ProtocolBench.Benchmarks.dll",
-        "--smoke", "--no-pin", "--ports", Ports, "--database", "sqlite", "--connection-string", Database,
-        "--results", Path.Combine(_work, "results"));
+        [.. job.Length == 0 ? ["--smoke"] : job, "--no-pin", "--ports", Ports, "--database", "sqlite", "--connection-string", Database,
+        "--results", Path.Combine(_work, "results")]);
 
     // By default long enough (100,000 requests a cell) that it is always mid-run when the test acts.
     private CommandProcess StartLoadTest(int requests = 100_000) => CommandProcess.Start(
@@ -185,6 +212,10 @@ public sealed partial class CommandTests : IDisposable
             return false;
         }
     }
+
+    /// <summary>The benchmark's progress line of its first measured cell, "[   1/92] ...".</summary>
+    [GeneratedRegex(@"\[\s*1/\d+\]")]
+    private static partial Regex FirstCell();
 
     private static void SkipUnlessLinux() =>
         Assert.SkipUnless(OperatingSystem.IsLinux(), "Signals are sent with kill(1); these tests run on Linux.");

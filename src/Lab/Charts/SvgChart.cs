@@ -14,6 +14,12 @@ public sealed record PanelBar(string Name, string Colour, bool Pale, double Valu
 /// <summary>A labelled group of horizontal bars with a scale of its own.</summary>
 public sealed record Panel(string Label, IReadOnlyList<PanelBar> Bars);
 
+/// <summary>One ratio with its interval (NaN bounds: none), drawn as a dot with whiskers.</summary>
+public sealed record IntervalMark(string Name, string Colour, double Ratio, double Low, double High, string Text);
+
+/// <summary>A labelled row of interval marks on the chart's shared ratio scale.</summary>
+public sealed record IntervalRow(string Label, IReadOnlyList<IntervalMark> Marks);
+
 /// <summary>
 /// The one chart module of both commands' reports: plain SVG line charts, grouped bars and panels of horizontal bars.
 /// Hand-written because the charts are inlined in self-contained HTML and Markdown reports: no package served here
@@ -160,6 +166,73 @@ public static class SvgChart
         }
 
         return End(svg);
+    }
+
+    /// <summary>
+    /// Ratios with their intervals on one logarithmic scale (a forest plot): a line at 1 and a shaded band for the
+    /// differences too small to matter (<paramref name="band"/>, e.g. 0.10 for ±10 %). Every mark is labelled with its text.
+    /// </summary>
+    public static string Intervals(string title, IReadOnlyList<(string Name, string Colour)> legend, IReadOnlyList<IntervalRow> rows, double band)
+    {
+        const int labelWidth = 330, plotWidth = 480, textWidth = 290, markHeight = 14, rowGap = 10, top = 70;
+        var marks = rows.SelectMany(r => r.Marks).ToList();
+        var values = marks.SelectMany(m => new[] { m.Ratio, m.Low, m.High }).Where(v => double.IsFinite(v) && v > 0).ToList();
+        // At most 0.2×–5×: a wider interval (two rounds) runs off the edge, and its text gives the numbers.
+        var (min, max) = (
+            Math.Max(Math.Min(values.DefaultIfEmpty(1).Min(), 1 / (1 + band)) / 1.05, 0.2),
+            Math.Min(Math.Max(values.DefaultIfEmpty(1).Max(), 1 + band) * 1.05, 5));
+        double X(double ratio) => labelWidth + (Math.Log(Math.Clamp(ratio, min, max)) - Math.Log(min)) / (Math.Log(max) - Math.Log(min)) * plotWidth;
+
+        var height = top + rows.Sum(r => r.Marks.Count * markHeight + rowGap) + 30;
+        var svg = Begin(title, labelWidth + plotWidth + textWidth, height);
+        for (var i = 0; i < legend.Count; i++)
+        {
+            var x = labelWidth + i * 110;
+            svg.Append($"<circle cx=\"{x + 6}\" cy=\"41\" r=\"5\" fill=\"{legend[i].Colour}\"/>");
+            Text(svg, x + 16, 45, legend[i].Name, "start");
+        }
+
+        var bottom = height - 30;
+        svg.Append($"<rect x=\"{F(X(1 / (1 + band)))}\" y=\"{top - 6}\" width=\"{F(X(1 + band) - X(1 / (1 + band)))}\" height=\"{bottom - top + 6}\" fill=\"#eee\"/>\n");
+        foreach (var tick in LogTicks(min, max))
+        {
+            svg.Append($"<line x1=\"{F(X(tick))}\" x2=\"{F(X(tick))}\" y1=\"{top - 6}\" y2=\"{bottom}\" stroke=\"{(tick == 1 ? "#444" : "#ddd")}\"/>\n");
+            Text(svg, X(tick), bottom + 14, Number(tick) + "×", "middle");
+        }
+
+        var y = top;
+        foreach (var row in rows)
+        {
+            svg.Append($"<text x=\"{labelWidth - 10}\" y=\"{y + row.Marks.Count * markHeight / 2 + 4}\" text-anchor=\"end\" font-weight=\"600\">{Escape(row.Label)}</text>\n");
+            foreach (var mark in row.Marks)
+            {
+                var cy = y + markHeight / 2.0;
+                if (double.IsFinite(mark.Low) && double.IsFinite(mark.High))
+                {
+                    svg.Append($"<line x1=\"{F(X(mark.Low))}\" x2=\"{F(X(mark.High))}\" y1=\"{F(cy)}\" y2=\"{F(cy)}\" stroke=\"{mark.Colour}\" stroke-width=\"2\"/>");
+                }
+
+                if (double.IsFinite(mark.Ratio))
+                {
+                    svg.Append($"<circle cx=\"{F(X(mark.Ratio))}\" cy=\"{F(cy)}\" r=\"4\" fill=\"{mark.Colour}\"><title>{Escape(mark.Name)}: {Escape(mark.Text)}</title></circle>");
+                }
+
+                Text(svg, labelWidth + plotWidth + 8, cy + 4, $"{mark.Name} {mark.Text}", "start");
+                y += markHeight;
+            }
+
+            y += rowGap;
+        }
+
+        return End(svg);
+    }
+
+    /// <summary>Ticks for a log scale: 1 and the 1-2-5 values within the range; finer steps near 1 when the range is narrow.</summary>
+    private static IEnumerable<double> LogTicks(double min, double max)
+    {
+        double[] coarse = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100];
+        double[] fine = [0.5, 0.67, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 2];
+        return (max / min > 6 ? coarse : fine).Where(t => t >= min && t <= max);
     }
 
     private static StringBuilder Begin(string title, int width = Width, int height = Height)

@@ -146,6 +146,8 @@ public sealed class CommonOptions
     public static RootCommand Root(string description)
     {
         var root = new RootCommand(description);
+        // The commands run after parsing; an action here only tells System.CommandLine that no subcommand is needed.
+        root.SetAction(_ => ExitCodes.Ok);
         foreach (var version in root.Options.OfType<VersionOption>().ToList())
         {
             root.Options.Remove(version);
@@ -159,6 +161,9 @@ public sealed class CommonOptions
 
     public static int NonNegativeInt(ArgumentResult result) =>
         Parse(result, v => int.TryParse(v, NumberStyles.Integer, CultureInfo.InvariantCulture, out var n) && n >= 0 ? n : throw new FormatException("must be 0 or more"));
+
+    public static int WholeNumber(ArgumentResult result) =>
+        Parse(result, v => int.TryParse(v, NumberStyles.Integer, CultureInfo.InvariantCulture, out var n) ? n : throw new FormatException("must be a whole number"));
 
     public static double PositiveNumber(ArgumentResult result) =>
         Parse(result, v => double.TryParse(v, NumberStyles.Float, CultureInfo.InvariantCulture, out var n) && n > 0 && double.IsFinite(n) ? n : throw new FormatException("must be a positive number"));

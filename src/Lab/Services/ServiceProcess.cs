@@ -79,6 +79,10 @@ public sealed class ServiceProcess : IDisposable
         info.Environment["DOTNET_ENVIRONMENT"] = "Production";
         info.Environment["ASPNETCORE_ENVIRONMENT"] = "Production";
         info.Environment["DOTNET_NOLOGO"] = "1";
+        if (options.PromoteHotCodeAtOnce)
+        {
+            info.Environment["DOTNET_TC_CallCountingDelayMs"] = "0";
+        }
 
         var process = new Process { StartInfo = info, EnableRaisingEvents = true };
         var service = new ServiceProcess(spec, process);

@@ -11,7 +11,9 @@ namespace ProtocolBench.Lab.Services;
 /// </summary>
 public sealed class ServiceSession : IAsyncDisposable
 {
-    private readonly RunningServices? _running;
+    private readonly LaunchOptions? _launch;
+    private readonly HashSet<ServiceProcess> _retired = [];
+    private RunningServices? _running;
     private readonly ConcurrentDictionary<Protocol, string> _deaths = new();
     private readonly Dictionary<Protocol, CancellationTokenSource> _alive = Enum.GetValues<Protocol>().ToDictionary(p => p, _ => new CancellationTokenSource());
     private readonly Action<string> _log;
@@ -20,9 +22,11 @@ public sealed class ServiceSession : IAsyncDisposable
     private Task? _stop;
 
     private ServiceSession(
-        RunningServices? running, ServiceAddresses addresses, DatabaseOptions? database, string description, Action<string> log, CancellationToken stopping)
+        RunningServices? running, LaunchOptions? launch, ServiceAddresses addresses, DatabaseOptions? database, string description,
+        Action<string> log, CancellationToken stopping)
     {
         _running = running;
+        _launch = launch;
         Addresses = addresses;
         Database = database;
         Description = description;
@@ -68,6 +72,7 @@ public sealed class ServiceSession : IAsyncDisposable
                     Provider = settings.Database!.Provider,
                     ConnectionString = settings.Database.ConnectionString,
                     ServerCpus = serverCpus,
+                    PromoteHotCodeAtOnce = true,
                 },
                 log,
                 stopping);
@@ -79,9 +84,10 @@ public sealed class ServiceSession : IAsyncDisposable
         log($"Starting the services ({launch.Configuration}, {database.Describe()}) ...");
         var running = await ServiceLauncher.StartAsync(launch, line => log($"  {line}"), stopping);
         var names = string.Join(", ", running.Processes.Select(p => $"{p.Spec.Name} (pid {p.Id})"));
-        var pinned = launch.ServerCpus is null ? "not pinned" : $"pinned to CPU {launch.ServerCpus}";
+        var pinned = (launch.ServerCpus is null ? "not pinned" : $"pinned to CPU {launch.ServerCpus}") +
+                     (launch.PromoteHotCodeAtOnce ? ", hot code promoted at once (DOTNET_TC_CallCountingDelayMs=0)" : "");
         return new ServiceSession(
-            running, launch.Addresses, database, $"{names}: {launch.Configuration} builds started by this run on {launch.Addresses.Host}, {pinned}", log, stopping);
+            running, launch, launch.Addresses, database, $"{names}: {launch.Configuration} builds started by this run on {launch.Addresses.Host}, {pinned}", log, stopping);
     }
 
     /// <summary>Checks that the services of <paramref name="protocols"/> answer on the addresses' host; starts nothing.</summary>
@@ -101,7 +107,7 @@ public sealed class ServiceSession : IAsyncDisposable
             log($"  {spec.Name} healthy on {addresses.Host}");
         }
 
-        return new ServiceSession(null, addresses, database, $"already running on {addresses.Host} (--external): started and stopped elsewhere", log, stopping);
+        return new ServiceSession(null, null, addresses, database, $"already running on {addresses.Host} (--external): started and stopped elsewhere", log, stopping);
     }
 
     /// <summary>For external services: is this protocol's service still answering? (Called after a cell with errors.)</summary>
@@ -116,6 +122,49 @@ public sealed class ServiceSession : IAsyncDisposable
         {
             MarkDead(protocol, $"{Display.Of(protocol)} on {Addresses.Host} stopped answering ({problem})");
         }
+    }
+
+    /// <summary>
+    /// Stops the services this session started and starts them again on the same ports and database, so that the next
+    /// measurements meet a new process (JIT state, memory layout, pools); returns the seconds to healthy. Does nothing
+    /// for --external services (returns null). A protocol whose service died stays marked dead.
+    /// </summary>
+    public async Task<double?> RestartAsync()
+    {
+        if (_launch is null || _running is null || _stopped)
+        {
+            return null;
+        }
+
+        lock (_retired)
+        {
+            _retired.UnionWith(_running.Processes);
+        }
+
+        await _running.StopAsync();
+        var watch = System.Diagnostics.Stopwatch.StartNew();
+        var running = await ServiceLauncher.StartAsync(_launch, null, _stopping);
+        lock (_alive)
+        {
+            if (!_stopped)
+            {
+                _running = running;
+            }
+        }
+
+        if (_running != running)
+        {
+            // Stopped (Ctrl+C, SIGTERM) while starting: these new processes are nobody else's to stop.
+            await running.StopAsync();
+            throw new OperationCanceledException("The run was stopped while the services restarted.");
+        }
+
+        foreach (var process in running.Processes)
+        {
+            _ = WatchAsync(process);
+        }
+
+        return watch.Elapsed.TotalSeconds;
     }
 
     /// <summary>Stops the services this session started (once; every caller waits for the same stop).</summary>
@@ -152,7 +201,13 @@ public sealed class ServiceSession : IAsyncDisposable
         await process.Exited;
         // Ctrl+C reaches the whole process group, so the services may stop a moment before this program notices.
         await Task.Delay(TimeSpan.FromSeconds(1));
-        if (_stopped || _stopping.IsCancellationRequested)
+        bool retired;
+        lock (_retired)
+        {
+            retired = _retired.Contains(process);
+        }
+
+        if (_stopped || _stopping.IsCancellationRequested || retired)
         {
             return;
         }

@@ -47,6 +47,14 @@ public sealed record LaunchOptions
 
     public IReadOnlyList<ServiceSpec> Services { get; init; } = ServiceSpec.All;
 
+    /// <summary>
+    /// Whether the runtime promotes hot methods to optimized code at once (tiering's call-counting delay off). The
+    /// commands ask for it: under a steady stream of requests the default 100 ms delay keeps restarting, and a fresh
+    /// service ran 1.5× slower for its first ~45 s (search 111 on REST: 2.0–2.5 ms, then 1.37 ms); without it the
+    /// service is steady after ~6 s, with the same optimized code (tier 1 with dynamic PGO), at ~3 s more start-up.
+    /// </summary>
+    public bool PromoteHotCodeAtOnce { get; init; }
+
     public string RepositoryRoot { get; init; } = ProjectPaths.RootOrCurrent;
 
     public static string BuildConfiguration =>

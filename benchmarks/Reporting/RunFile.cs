@@ -1,0 +1,55 @@
+using System.Text.Json;
+using System.Text.Json.Serialization;
+using ProtocolBench.Lab.Scenarios;
+
+namespace ProtocolBench.Benchmarks.Reporting;
+
+/// <summary>
+/// summary.json: what a run measured, round by round, so that another command (compare) can recompute every ratio and
+/// verdict with the same code as the report.
+/// </summary>
+public sealed record RunFile(RunInfo Run, IReadOnlyList<CellResult> Cells)
+{
+    public const string FileName = "summary.json";
+
+    private static readonly JsonSerializerOptions Options = new()
+    {
+        WriteIndented = true,
+        Converters = { new JsonStringEnumConverter(), new ScenarioConverter() },
+        NumberHandling = JsonNumberHandling.AllowNamedFloatingPointLiterals,
+    };
+
+    public void Save(string directory) => File.WriteAllText(Path.Combine(directory, FileName), JsonSerializer.Serialize(this, Options));
+
+    /// <summary>Reads a run from its results folder (or the summary.json itself).</summary>
+    public static RunFile Load(string path)
+    {
+        var file = Directory.Exists(path) ? Path.Combine(path, FileName) : path;
+        if (!File.Exists(file))
+        {
+            throw new FileNotFoundException($"{file} does not exist: give a results folder of the benchmark command (it holds {FileName}).");
+        }
+
+        try
+        {
+            return JsonSerializer.Deserialize<RunFile>(File.ReadAllText(file), Options)
+                   ?? throw new InvalidDataException($"{file} is empty.");
+        }
+        catch (JsonException e)
+        {
+            throw new InvalidDataException($"{file} is not a results file of this version: {e.Message}");
+        }
+    }
+
+    /// <summary>A scenario by its name (the catalogue holds the rest).</summary>
+    private sealed class ScenarioConverter : JsonConverter<Scenario>
+    {
+        public override Scenario Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options)
+        {
+            var name = reader.GetString() ?? "";
+            return Catalogue.Find(name) ?? throw new JsonException($"unknown scenario '{name}'");
+        }
+
+        public override void Write(Utf8JsonWriter writer, Scenario value, JsonSerializerOptions options) => writer.WriteStringValue(value.Name);
+    }
+}

@@ -1,0 +1,89 @@
+using Microsoft.Playwright;
+
+namespace ProtocolBench.Integration.Tests.Infrastructure;
+
+/// <summary>A report opened in the machine's own headless Chromium, driven by Playwright (no browser download).</summary>
+public sealed class Browser : IAsyncDisposable
+{
+    private static readonly string[] Candidates = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
+
+    private readonly IPlaywright _playwright;
+    private readonly IBrowser _browser;
+    private readonly IPage _page;
+    private readonly List<string> _errors;
+
+    private Browser(IPlaywright playwright, IBrowser browser, IPage page, List<string> errors)
+    {
+        (_playwright, _browser, _page, _errors) = (playwright, browser, page, errors);
+    }
+
+    /// <summary>PROTOCOLBENCH_CHROMIUM, or Debian's chromium; null when there is none.</summary>
+    public static string? Chromium() =>
+        Environment.GetEnvironmentVariable("PROTOCOLBENCH_CHROMIUM") is { Length: > 0 } configured ? configured : Candidates.FirstOrDefault(File.Exists);
+
+    public static async Task<Browser> OpenAsync(string chromium, string file, int width)
+    {
+        Assert.True(File.Exists(file), $"{file} was not written");
+        var playwright = await Playwright.CreateAsync();
+        var browser = await playwright.Chromium.LaunchAsync(new() { ExecutablePath = chromium, Headless = true, Args = ["--no-sandbox"] });
+        var page = await browser.NewPageAsync(new() { ViewportSize = new() { Width = width, Height = 900 } });
+        var errors = new List<string>();
+        page.Console += (_, message) =>
+        {
+            if (message.Type is "error" or "warning")
+            {
+                errors.Add($"console {message.Type}: {message.Text}");
+            }
+        };
+        page.PageError += (_, error) => errors.Add($"page error: {error}");
+        page.RequestFailed += (_, request) => errors.Add($"failed to load {request.Url}: {request.Failure}");
+        await page.GotoAsync(new Uri(file).AbsoluteUri, new() { WaitUntil = WaitUntilState.Load, Timeout = 30_000 });
+        return new Browser(playwright, browser, page, errors);
+    }
+
+    public async Task ScreenshotAsync(string path)
+    {
+        Directory.CreateDirectory(Path.GetDirectoryName(path)!);
+        await _page.ScreenshotAsync(new() { Path = path, FullPage = true });
+    }
+
+    /// <summary>Every table and chart as laid out: size, right edge, content; the page's width; what it logged.</summary>
+    public async Task<Inspection> InspectAsync()
+    {
+        var tables = new List<Element>();
+        foreach (var table in await _page.Locator("table").AllAsync())
+        {
+            tables.Add(await MeasureAsync(table, await table.Locator("tbody tr").CountAsync()));
+        }
+
+        var charts = new List<Element>();
+        foreach (var chart in await _page.Locator("svg").AllAsync())
+        {
+            charts.Add(await MeasureAsync(chart, await chart.Locator("rect, circle, line, path").CountAsync()));
+        }
+
+        var scrollWidth = await _page.EvaluateAsync<int>("document.documentElement.scrollWidth");
+        return new Inspection(tables, charts, scrollWidth, [.. _errors]);
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        await _browser.DisposeAsync();
+        _playwright.Dispose();
+    }
+
+    private static async Task<Element> MeasureAsync(ILocator element, int content)
+    {
+        var box = await element.BoundingBoxAsync();
+        var caption = await element.EvaluateAsync<string>(
+            "e => { let p = e.previousElementSibling; while (p && !/^H[1-3]$/.test(p.tagName)) p = p.previousElementSibling; return p ? p.textContent : ''; }");
+        return new Element(caption, box?.Width ?? 0, box?.Height ?? 0, (box?.X ?? 0) + (box?.Width ?? 0), content);
+    }
+
+    public sealed record Element(string Caption, double Width, double Height, double Right, int Rows)
+    {
+        public int Marks => Rows;
+    }
+
+    public sealed record Inspection(IReadOnlyList<Element> Tables, IReadOnlyList<Element> Charts, int ScrollWidth, IReadOnlyList<string> Errors);
+}
