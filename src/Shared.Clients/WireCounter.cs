@@ -6,6 +6,7 @@ public sealed class WireCounter
 {
     private long _sent;
     private long _received;
+    private Hook? _hook;
 
     public long Sent => Interlocked.Read(ref _sent);
 
@@ -15,7 +16,20 @@ public sealed class WireCounter
 
     public void AddSent(long bytes) => Interlocked.Add(ref _sent, bytes);
 
-    public void AddReceived(long bytes) => Interlocked.Add(ref _received, bytes);
+    public void AddReceived(long bytes)
+    {
+        var total = Interlocked.Add(ref _received, bytes);
+        if (Volatile.Read(ref _hook) is { } hook && total >= hook.AtLeast && Interlocked.CompareExchange(ref _hook, null, hook) == hook)
+        {
+            hook.Action();
+        }
+    }
+
+    /// <summary>
+    /// Runs <paramref name="action"/> once, on the thread that reads from the socket, as soon as the bytes received reach
+    /// <paramref name="atLeast"/>: a test cancels a download truly midway with it, with no other thread to wait for.
+    /// </summary>
+    public void WhenReceived(long atLeast, Action action) => Volatile.Write(ref _hook, new Hook(atLeast, action));
 
     public void Reset()
     {
@@ -24,6 +38,8 @@ public sealed class WireCounter
     }
 
     public (long Sent, long Received) Snapshot() => (Sent, Received);
+
+    private sealed record Hook(long AtLeast, Action Action);
 }
 
 internal sealed class CountingStream(Stream inner, WireCounter counter) : Stream
