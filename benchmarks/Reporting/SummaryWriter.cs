@@ -153,7 +153,7 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
             {
                 var cell = results.Find(scenario, c.Protocol, c.Transport);
                 var f = results.Find(floor, c.Protocol, c.Transport);
-                return (TableCell)(cell is null || f is null ? "–" : Format.Ratio(cell.Time / f.Time));
+                return (TableCell)(cell is null || f is null ? "–" : ResultSet.Ratio(f, cell).ToString());
             })]);
         }
 
@@ -248,8 +248,8 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
                 "client process only); bytes at the client's socket per operation.",
                 CellTable(), null),
             ("Above the transport floor",
-                "Each time divided by the floor (GET /baseline, fixed bytes) on the same service port and HTTP version: how much " +
-                "of an operation is the protocol and its work rather than the round trip itself.",
+                "Each time divided by the floor (GET /baseline, fixed bytes) on the same service port and HTTP version, with its 95 % " +
+                "interval over the rounds: how much of an operation is the protocol and its work rather than the round trip itself.",
                 FloorTable(), null),
             ("Bytes on the wire per operation",
                 "Request + response bytes at the client's socket (plaintext on HTTP, TLS records on HTTPS; no TCP/IP headers), averaged " +
