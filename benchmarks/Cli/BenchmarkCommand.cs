@@ -133,59 +133,7 @@ public static class BenchmarkCommand
 
             Console.WriteLine($"Pinning: {run.Pinning}");
             Console.WriteLine($"Job: {run.Job}; {options.Rounds} round(s), seed {options.Seed}. Results: {results}");
-            var progress = new ProgressReporter(suite.Wire, options.Rounds);
-            var random = new Random(options.Seed);
-            string[] benchmarkArgs = options.HasFilter ? [.. options.BenchmarkDotNetArgs] : [.. options.BenchmarkDotNetArgs, "--filter", "*"];
-            var rounds = new List<(int Round, IReadOnlyList<Summary> Summaries)>();
-            var restarts = new List<double>();
-            var selection = Selection(benchmarkArgs, BenchConfig.Create(options, results, null, new InterleavedOrderer(random), progress));
-            var warm = false;
-            for (var round = 1; round <= options.Rounds && !interruption.Requested; round++)
-            {
-                if (round > 1 && options.RestartEvery > 0 && (round - 1) % options.RestartEvery == 0 && !session.External)
-                {
-                    Console.WriteLine($"Restarting the services before round {round} ...");
-                    try
-                    {
-                        if (await session.RestartAsync() is { } seconds)
-                        {
-                            restarts.Add(seconds);
-                            warm = false;
-                            Console.WriteLine($"  healthy again after {seconds:F1} s");
-                        }
-                    }
-                    catch (Exception e) when (e is OperationCanceledException or LaunchException)
-                    {
-                        Console.Error.WriteLine(interruption.Requested ? "  stopped while restarting" : $"  {e.Message}");
-                        break;
-                    }
-                }
-
-                // A dry run measures each cell once and claims nothing about speed: no warm-up.
-                if (!warm && selection.Count > 0 && options.Job != JobKind.Smoke)
-                {
-                    try
-                    {
-                        var (took, failures) = await ServiceWarmup.RunAsync(selection, BenchConfig.WarmupPerCell(options.Job), suite.ClientOptions, suite.Problem, interruption.Token);
-                        Console.WriteLine($"Warmed the services up for round {round}: every selected cell called for a moment ({took.TotalSeconds:F1} s).");
-                        failures.ForEach(f => Console.Error.WriteLine($"  warm-up: {f}"));
-                    }
-                    catch (OperationCanceledException) when (interruption.Requested)
-                    {
-                        break;
-                    }
-
-                    warm = true;
-                }
-
-                progress.StartRound(round);
-                var config = BenchConfig.Create(options, Path.Combine(results, RoundFolder(round)), pinning.ClientMask, new InterleavedOrderer(random), progress);
-                // The classes in a new order too: the floor is not always measured first, right after a restart.
-                var types = SuiteTypes.ToArray();
-                random.Shuffle(types);
-                rounds.Add((round, BenchmarkSwitcher.FromTypes(types).Run(benchmarkArgs, config).ToList()));
-            }
-
+            var (rounds, restarts) = await MeasureAsync(options, session, suite, pinning.ClientMask, results, interruption);
             run = run with
             {
                 Rounds = options.Rounds,
@@ -200,6 +148,69 @@ public static class BenchmarkCommand
             Console.WriteLine("Services stopped.");
             return interruption.Requested ? interruption.ExitCode : exit;
         }
+    }
+
+    /// <summary>
+    /// The rounds: before each, the services restarted when due and warmed up after every start; then BenchmarkDotNet
+    /// over the selection in this round's shuffled order. Stops early on Ctrl+C, SIGTERM or a failed restart.
+    /// </summary>
+    private static async Task<(List<(int Round, IReadOnlyList<Summary> Summaries)> Rounds, List<double> Restarts)> MeasureAsync(
+        BenchOptions options, ServiceSession session, SuiteRun suite, long? clientMask, string results, Interruption interruption)
+    {
+        var progress = new ProgressReporter(suite.Wire, options.Rounds);
+        var random = new Random(options.Seed);
+        string[] benchmarkArgs = options.HasFilter ? [.. options.BenchmarkDotNetArgs] : [.. options.BenchmarkDotNetArgs, "--filter", "*"];
+        var rounds = new List<(int Round, IReadOnlyList<Summary> Summaries)>();
+        var restarts = new List<double>();
+        var selection = Selection(benchmarkArgs, BenchConfig.Create(options, results, null, suite.Wire, new InterleavedOrderer(random), progress));
+        var warm = false;
+        for (var round = 1; round <= options.Rounds && !interruption.Requested; round++)
+        {
+            if (round > 1 && options.RestartEvery > 0 && (round - 1) % options.RestartEvery == 0 && !session.External)
+            {
+                Console.WriteLine($"Restarting the services before round {round} ...");
+                try
+                {
+                    if (await session.RestartAsync() is { } seconds)
+                    {
+                        restarts.Add(seconds);
+                        warm = false;
+                        Console.WriteLine($"  healthy again after {seconds:F1} s");
+                    }
+                }
+                catch (Exception e) when (e is OperationCanceledException or LaunchException)
+                {
+                    Console.Error.WriteLine(interruption.Requested ? "  stopped while restarting" : $"  {e.Message}");
+                    break;
+                }
+            }
+
+            // A dry run measures each cell once and claims nothing about speed: no warm-up.
+            if (!warm && selection.Count > 0 && options.Job != JobKind.Smoke)
+            {
+                try
+                {
+                    var (took, failures) = await ServiceWarmup.RunAsync(selection, BenchConfig.WarmupPerCell(options.Job), suite.ClientOptions, suite.Problem, interruption.Token);
+                    Console.WriteLine($"Warmed the services up for round {round}: every selected cell called for a moment ({took.TotalSeconds:F1} s).");
+                    failures.ForEach(f => Console.Error.WriteLine($"  warm-up: {f}"));
+                }
+                catch (OperationCanceledException) when (interruption.Requested)
+                {
+                    break;
+                }
+
+                warm = true;
+            }
+
+            progress.StartRound(round);
+            var config = BenchConfig.Create(options, Path.Combine(results, RoundFolder(round)), clientMask, suite.Wire, new InterleavedOrderer(random), progress);
+            // The classes in a new order too: the floor is not always measured first, right after a restart.
+            var types = SuiteTypes.ToArray();
+            random.Shuffle(types);
+            rounds.Add((round, BenchmarkSwitcher.FromTypes(types).Run(benchmarkArgs, config).ToList()));
+        }
+
+        return (rounds, restarts);
     }
 
     public static string RoundFolder(int round) => $"round-{round}";
@@ -238,7 +249,6 @@ public static class BenchmarkCommand
             : SuiteTypes
                 .SelectMany(type => BenchmarkConverter.TypeToBenchmarks(type, ManualConfig.Union(config, parsedConfig)).BenchmarksCases)
                 .Select(c => (Cell.ScenarioOf(c), Cell.ProtocolOf(c), Cell.TransportOf(c)))
-                .Where(c => c.Item1.AppliesTo(c.Item2))
                 .Distinct()
                 .ToList();
     }

@@ -21,7 +21,7 @@ namespace ProtocolBench.Benchmarks.Config;
 /// <summary>The one configuration of the suite: job, columns, exporters, toolchain.</summary>
 public static class BenchConfig
 {
-    public static IConfig Create(BenchOptions options, string resultsDirectory, long? affinity, IOrderer orderer, ProgressReporter progress)
+    public static IConfig Create(BenchOptions options, string resultsDirectory, long? affinity, WireTally wire, IOrderer orderer, ProgressReporter progress)
     {
         var job = CreateJob(options.Job)
             // In-process: the services are separate processes started once by this program, which must own their
@@ -44,7 +44,7 @@ public static class BenchConfig
                 StatisticColumn.StdDev,
                 StatisticColumn.Iterations,
                 RatioToRestHttpColumn.Instance,
-                new WireBytesColumn(progress.Wire))
+                new WireBytesColumn(wire))
             .AddDiagnoser(new MemoryDiagnoser(new MemoryDiagnoserConfig(displayGenColumns: false)))
             .AddExporter(HtmlExporter.Default, MarkdownExporter.GitHub, CsvExporter.Default, JsonExporter.Full)
             .AddValidator(JitOptimizationsValidator.FailOnError, BaselineValidator.FailOnError, SetupCleanupValidator.FailOnError,

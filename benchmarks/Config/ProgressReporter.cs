@@ -21,8 +21,6 @@ public sealed class ProgressReporter(WireTally wire, int rounds) : EventProcesso
     private int _perRound;
     private int _done;
 
-    public WireTally Wire => wire;
-
     public void StartRound(int round)
     {
         _round = round;

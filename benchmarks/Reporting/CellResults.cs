@@ -132,9 +132,8 @@ public sealed record RowVerdict(Scenario Scenario, Transport Transport, string S
 {
     public bool Named => Says != Verdict.NoClearWinner && Says != Verdict.Untested;
 
-    public string Describe() => Named
-        ? $"{Says} ({Closest.Slower} ÷ {Closest.Faster} {Closest.Margin})"
-        : Says == Verdict.NoClearWinner
-            ? $"no clear winner ({Closest.Slower} ÷ {Closest.Faster} {Closest.Margin})"
-            : Says;
+    /// <summary>The closest comparison in the verdict rule's words; "no clear winner" also when only a third protocol stops the name.</summary>
+    public string Describe() => Says == Verdict.NoClearWinner
+        ? $"{Verdict.NoClearWinner} ({Closest.Slower} ÷ {Closest.Faster} {Closest.Margin})"
+        : Closest.ToString();
 }
