@@ -64,8 +64,8 @@ public sealed record BenchOptions
         var common = new CommonOptions();
         var job = new Option<JobKind>("--job", "-j")
         {
-            Description = "default: 3 warm-ups + 15 iterations of ~250 ms per cell (stable medians); short: BenchmarkDotNet's ShortRun " +
-                          "(3 + 3) at 200 ms per iteration; medium, long: BenchmarkDotNet's presets; dry: every cell once",
+            Description = "default: 8 rounds of 1 warm-up + 5 iterations of ~100 ms per cell; short: 3 rounds of 1 + 3 iterations " +
+                          "of ~100 ms; medium, long: BenchmarkDotNet's presets, 3 rounds; dry: every cell once",
             HelpName = "default|short|medium|long|dry",
             DefaultValueFactory = _ => JobKind.Default,
             CustomParser = result => ParseJob(result.Tokens.Count > 0 ? result.Tokens[0].Value : "", result),
@@ -77,7 +77,7 @@ public sealed record BenchOptions
         var rounds = new Option<int?>("--rounds")
         {
             Description = "Measure the selection this many times, each round in a new shuffled order; verdicts need 2 or more " +
-                          "[default: 5 for the default job, 3 for short, medium and long, 1 for dry]",
+                          "[default: 8 for the default job, 3 for short, medium and long, 1 for dry]",
             HelpName = "N",
             CustomParser = result => CommonOptions.PositiveInt(result),
         };

@@ -21,7 +21,7 @@ namespace ProtocolBench.Benchmarks.Cli;
 /// </summary>
 public static class BenchmarkCommand
 {
-    public static readonly Type[] SuiteTypes = [typeof(Baseline), typeof(Payloads), typeof(Files), typeof(BinaryFiles), typeof(Authors)];
+    public static readonly Type[] SuiteTypes = [typeof(Baseline), typeof(Payloads), typeof(Files), typeof(BinaryFiles), typeof(Authors), typeof(InProcess)];
 
     private static readonly string[] ReportSuffixes = ["-report.html", "-report-github.md", "-report.csv", "-report-full.json"];
 
@@ -114,7 +114,9 @@ public static class BenchmarkCommand
                     TrustedCertificatePath = ProjectPaths.TrustedCertificate,
                     HttpsUsesHttp2ForRestAndGraphQL = common.Http2,
                 },
-                protocol => interruption.Requested ? $"the run was interrupted ({interruption.Reason})" : session.Problem(protocol));
+                session.Database,
+                () => interruption.Requested ? $"the run was interrupted ({interruption.Reason})" : null,
+                session.Problem);
             SuiteRun.Current = suite;
             var client = pinning.PinClient();
 
@@ -141,7 +143,7 @@ public static class BenchmarkCommand
                 Restarts = session.External ? "never (--external: started and stopped elsewhere)"
                     : restarts.Count == 0 ? "never"
                     : $"{(options.RestartEvery == 1 ? "before every round" : $"before every {options.RestartEvery}th round")} after the first " +
-                      $"({restarts.Count} restart(s), healthy after {restarts.Min():F1}–{restarts.Max():F1} s)",
+                      $"({restarts.Count} restart(s), healthy after {restarts.Min():F1}–{restarts.Max():F1} s; the pids under Services are the first start's)",
             };
             var exit = Report(rounds, options, run with { Finished = DateTimeOffset.Now, Interrupted = interruption.Reason }, results, session, suite.Wire);
             await session.StopAsync();
@@ -163,6 +165,8 @@ public static class BenchmarkCommand
         var rounds = new List<(int Round, IReadOnlyList<Summary> Summaries)>();
         var restarts = new List<double>();
         var selection = Selection(benchmarkArgs, BenchConfig.Create(options, results, null, suite.Wire, new InterleavedOrderer(random), progress));
+        // Each cell's time per call (the warm-up's timing pass, then its median in the last round): sizes its iterations.
+        var perCall = new Dictionary<string, double>();
         var warm = false;
         for (var round = 1; round <= options.Rounds && !interruption.Requested; round++)
         {
@@ -190,7 +194,7 @@ public static class BenchmarkCommand
             {
                 try
                 {
-                    var (took, failures) = await ServiceWarmup.RunAsync(selection, BenchConfig.WarmupPerCell(options.Job), suite.ClientOptions, suite.Problem, interruption.Token);
+                    var (took, failures) = await ServiceWarmup.RunAsync(selection, BenchConfig.WarmupPerCell, suite, perCall, interruption.Token);
                     Console.WriteLine($"Warmed the services up for round {round}: every selected cell called for a moment ({took.TotalSeconds:F1} s).");
                     failures.ForEach(f => Console.Error.WriteLine($"  warm-up: {f}"));
                 }
@@ -203,14 +207,40 @@ public static class BenchmarkCommand
             }
 
             progress.StartRound(round);
-            var config = BenchConfig.Create(options, Path.Combine(results, RoundFolder(round)), clientMask, suite.Wire, new InterleavedOrderer(random), progress);
+            var config = BenchConfig.Create(
+                options, Path.Combine(results, RoundFolder(round)), clientMask, suite.Wire, new InterleavedOrderer(random), progress, allocations: round == 1);
             // The classes in a new order too: the floor is not always measured first, right after a restart.
             var types = SuiteTypes.ToArray();
             random.Shuffle(types);
-            rounds.Add((round, BenchmarkSwitcher.FromTypes(types).Run(benchmarkArgs, config).ToList()));
+            var summaries = RunRound(types, benchmarkArgs, config, perCall);
+            rounds.Add((round, summaries));
+            foreach (var report in summaries.SelectMany(s => s.Reports).Where(r => r.Success))
+            {
+                perCall[Cell.Id(report.BenchmarkCase)] = report.ResultStatistics!.Median;
+            }
         }
 
         return (rounds, restarts);
+    }
+
+    /// <summary>
+    /// One round as BenchmarkSwitcher would run it (its argument parsing, the suite's filters), with each cell's
+    /// iterations sized from its time per call in the round before (<see cref="BenchConfig.SizeIterations"/>).
+    /// </summary>
+    private static List<Summary> RunRound(Type[] types, string[] benchmarkArgs, IConfig config, IReadOnlyDictionary<string, double> perCall)
+    {
+        var (parsed, parsedConfig, _) = BenchmarkDotNet.ConsoleArguments.ConfigParser.Parse(benchmarkArgs, ConsoleLogger.Default, config);
+        if (!parsed || parsedConfig is null)
+        {
+            return [];
+        }
+
+        var effective = ManualConfig.Union(config, parsedConfig);
+        var plan = types
+            .Select(type => BenchConfig.SizeIterations(BenchmarkConverter.TypeToBenchmarks(type, effective), perCall))
+            .Where(info => info.BenchmarksCases.Length > 0)
+            .ToArray();
+        return plan.Length == 0 ? [] : [.. BenchmarkRunner.Run(plan)];
     }
 
     public static string RoundFolder(int round) => $"round-{round}";
@@ -235,22 +265,18 @@ public static class BenchmarkCommand
             .Select(file => Path.GetRelativePath(directory, file).Replace('\\', '/'))
             .Order(StringComparer.Ordinal)
             .ToList();
-        Console.WriteLine(new SummaryWriter(new ResultSet(run.Cells), run.Run).Write(directory, reportFiles));
+        Console.WriteLine(new SummaryWriter(run.Results, run.Run).Write(directory, reportFiles));
         Console.WriteLine($"Rewrote {Path.Combine(directory, SummaryWriter.HtmlFile)} and {SummaryWriter.MarkdownFile} from {RunFile.FileName}.");
         return ExitCodes.Ok;
     }
 
     /// <summary>The cells BenchmarkDotNet will run for these arguments (its own filter parsing, the suite's filters).</summary>
-    private static List<(Scenario, Protocol, Transport)> Selection(string[] benchmarkArgs, IConfig config)
+    private static List<BenchmarkCase> Selection(string[] benchmarkArgs, IConfig config)
     {
         var (parsed, parsedConfig, _) = BenchmarkDotNet.ConsoleArguments.ConfigParser.Parse(benchmarkArgs, NullLogger.Instance, config);
         return !parsed || parsedConfig is null
             ? []
-            : SuiteTypes
-                .SelectMany(type => BenchmarkConverter.TypeToBenchmarks(type, ManualConfig.Union(config, parsedConfig)).BenchmarksCases)
-                .Select(c => (Cell.ScenarioOf(c), Cell.ProtocolOf(c), Cell.TransportOf(c)))
-                .Distinct()
-                .ToList();
+            : [.. SuiteTypes.SelectMany(type => BenchmarkConverter.TypeToBenchmarks(type, ManualConfig.Union(config, parsedConfig)).BenchmarksCases)];
     }
 
     private static int Report(
@@ -282,10 +308,12 @@ public static class BenchmarkCommand
             }
         }
 
-        var cells = Cells(rounds, wire);
-        var resultSet = new ResultSet(cells);
-        new RunFile(run, cells).Save(results);
-        var digest = new SummaryWriter(resultSet, run).Write(results, reportFiles);
+        var reports = rounds.SelectMany(r => r.Summaries.SelectMany(s => s.Reports).Select(report => (r.Round, Report: report))).ToList();
+        var cells = Cells(reports.Where(x => !Cell.IsInProcess(x.Report.BenchmarkCase)), wire);
+        var domainFloors = DomainFloors(reports.Where(x => Cell.IsInProcess(x.Report.BenchmarkCase)));
+        var runFile = new RunFile(run, cells, domainFloors);
+        runFile.Save(results);
+        var digest = new SummaryWriter(runFile.Results, run).Write(results, reportFiles);
         foreach (var file in new[] { SummaryWriter.MarkdownFile, SummaryWriter.HtmlFile, RunFile.FileName })
         {
             if (!File.Exists(Path.Combine(results, file)))
@@ -296,11 +324,17 @@ public static class BenchmarkCommand
 
         problems.AddRange(cells.Where(c => !c.Success).Select(c =>
             $"failed: {c.Scenario} {Display.Of(c.Protocol, c.Transport)} in round {string.Join(", ", c.Rounds.Where(r => !r.Success).Select(r => r.Round))}"));
+        problems.AddRange(domainFloors.Where(d => !d.Success).Select(d =>
+            $"failed: {d.Scenario} in process in round {string.Join(", ", d.Rounds.Where(r => !r.Success).Select(r => r.Round))}"));
         problems.AddRange(cells.Where(c => c.Success && c.Wire is null).Select(c => $"no wire bytes: {c.Scenario} {Display.Of(c.Protocol, c.Transport)}"));
         if (!options.HasFilter)
         {
             var measured = cells.Where(c => c.Success).Select(c => (c.Scenario, c.Protocol, c.Transport)).ToHashSet();
             problems.AddRange(ExpectedCells().Where(e => !measured.Contains(e)).Select(e => $"absent cell: {e.Scenario} {Display.Of(e.Protocol, e.Transport)}"));
+            var floors = domainFloors.Select(d => d.Scenario).ToHashSet();
+            problems.AddRange(Catalogue.All
+                .Where(s => s.Call is not null && (!s.UsesDatabase || session.Database is not null) && !floors.Contains(s))
+                .Select(s => $"absent domain floor: {s}"));
         }
         else if (cells.Count == 0)
         {
@@ -316,7 +350,7 @@ public static class BenchmarkCommand
         Console.WriteLine($"         {Path.Combine(results, RoundFolder(1))}{Path.DirectorySeparatorChar} ... (BenchmarkDotNet, per round: {reportFiles.Count} files)");
         if (problems.Count == 0)
         {
-            Console.WriteLine($"All {cells.Count} cells measured and every report written.");
+            Console.WriteLine($"All {cells.Count} cells and {domainFloors.Count} domain floors measured and every report written.");
             return 0;
         }
 
@@ -330,14 +364,20 @@ public static class BenchmarkCommand
     }
 
     /// <summary>Each cell's reports of every round, joined by scenario, protocol and transport.</summary>
-    private static List<CellResult> Cells(IReadOnlyList<(int Round, IReadOnlyList<Summary> Summaries)> rounds, WireTally wire) =>
-        rounds
-            .SelectMany(r => r.Summaries.SelectMany(s => s.Reports).Select(report => (r.Round, Report: report)))
+    private static List<CellResult> Cells(IEnumerable<(int Round, BenchmarkReport Report)> reports, WireTally wire) =>
+        reports
             .GroupBy(x => (Cell.ScenarioOf(x.Report.BenchmarkCase), Cell.ProtocolOf(x.Report.BenchmarkCase), Cell.TransportOf(x.Report.BenchmarkCase)))
             .Select(g => new CellResult(
                 g.Key.Item1, g.Key.Item2, g.Key.Item3,
                 [.. g.Select(x => RoundResult.From(x.Round, x.Report)).OrderBy(r => r.Round)],
                 wire.Find(g.Key.Item1, g.Key.Item2, g.Key.Item3)))
+            .ToList();
+
+    /// <summary>Each domain floor's reports of every round, joined by scenario.</summary>
+    private static List<DomainFloor> DomainFloors(IEnumerable<(int Round, BenchmarkReport Report)> reports) =>
+        reports
+            .GroupBy(x => Cell.ScenarioOf(x.Report.BenchmarkCase))
+            .Select(g => new DomainFloor(g.Key, [.. g.Select(x => RoundResult.From(x.Round, x.Report)).OrderBy(r => r.Round)]))
             .ToList();
 
     /// <summary>Every cell of the full suite: each scenario on each protocol it applies to, over both transports.</summary>

@@ -27,7 +27,7 @@ public static class CompareCommand
             return ExitCodes.BadUsage;
         }
 
-        var (resultsA, resultsB) = (new ResultSet(a.Cells), new ResultSet(b.Cells));
+        var (resultsA, resultsB) = (a.Results, b.Results);
         Console.WriteLine($"A: {pathA} ({Describe(a, resultsA)})");
         Console.WriteLine($"B: {pathB} ({Describe(b, resultsB)})");
         Console.WriteLine();

@@ -9,19 +9,27 @@ using BenchmarkDotNet.Jobs;
 using BenchmarkDotNet.Loggers;
 using BenchmarkDotNet.Order;
 using BenchmarkDotNet.Reports;
+using BenchmarkDotNet.Running;
 using BenchmarkDotNet.Toolchains.InProcess.Emit;
 using BenchmarkDotNet.Validators;
 using Perfolizer.Horology;
 using BenchmarkDotNet.Filters;
 using ProtocolBench.Benchmarks.Cli;
 using ProtocolBench.Benchmarks.Suite;
+using ProtocolBench.Lab.Scenarios;
+using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Benchmarks.Config;
 
 /// <summary>The one configuration of the suite: job, columns, exporters, toolchain.</summary>
 public static class BenchConfig
 {
-    public static IConfig Create(BenchOptions options, string resultsDirectory, long? affinity, WireTally wire, IOrderer orderer, ProgressReporter progress)
+    /// <param name="allocations">
+    /// Measure the client's allocations (MemoryDiagnoser). It costs one more iteration per cell; allocations per operation
+    /// do not change from round to round, so the command asks for them in the first round only.
+    /// </param>
+    public static IConfig Create(
+        BenchOptions options, string resultsDirectory, long? affinity, WireTally wire, IOrderer orderer, ProgressReporter progress, bool allocations = true)
     {
         var job = CreateJob(options.Job)
             // In-process: the services are separate processes started once by this program, which must own their
@@ -45,7 +53,6 @@ public static class BenchConfig
                 StatisticColumn.Iterations,
                 RatioToRestHttpColumn.Instance,
                 new WireBytesColumn(wire))
-            .AddDiagnoser(new MemoryDiagnoser(new MemoryDiagnoserConfig(displayGenColumns: false)))
             .AddExporter(HtmlExporter.Default, MarkdownExporter.GitHub, CsvExporter.Default, JsonExporter.Full)
             .AddValidator(JitOptimizationsValidator.FailOnError, BaselineValidator.FailOnError, SetupCleanupValidator.FailOnError,
                 ParamsValidator.FailOnError, DeferredExecutionValidator.FailOnError)
@@ -53,9 +60,14 @@ public static class BenchConfig
             .WithOrderer(orderer)
             .WithSummaryStyle(SummaryStyle.Default.WithTimeUnit(TimeUnit.Microsecond).WithMaxParameterColumnWidth(20))
             // A scenario that exists on some protocols only (the binary files) has no case on the others.
-            .AddFilter(new SimpleFilter(c => Cell.ScenarioOf(c).AppliesTo(Cell.ProtocolOf(c))))
+            .AddFilter(new SimpleFilter(c => Cell.IsInProcess(c) || Cell.ScenarioOf(c).AppliesTo(Cell.ProtocolOf(c))))
             .AddEventProcessor(progress)
             .WithArtifactsPath(resultsDirectory);
+        if (allocations)
+        {
+            config.AddDiagnoser(new MemoryDiagnoser(new MemoryDiagnoserConfig(displayGenColumns: false)));
+        }
+
         config.AddLogger(options.Verbose ? ConsoleLogger.Default : new ErrorsOnlyConsoleLogger());
         return config;
     }
@@ -66,9 +78,9 @@ public static class BenchConfig
         // round a fresh ordering and, by default, freshly started services), not from many iterations in one.
         // No overhead stage: the operations take 60 µs – 100 ms, the empty call's few nanoseconds do not matter.
         JobKind.Default => new Job("Round")
-            .WithWarmupCount(2)
-            .WithIterationCount(6)
-            .WithIterationTime(TimeInterval.FromMilliseconds(120))
+            .WithWarmupCount(1)
+            .WithIterationCount(5)
+            .WithIterationTime(TimeInterval.FromMilliseconds(100))
             .WithEvaluateOverhead(false)
             .WithUnrollFactor(1)
             .WithLaunchCount(1),
@@ -91,20 +103,43 @@ public static class BenchConfig
             .WithUnrollFactor(1),
     };
 
+    /// <summary>
+    /// Each cell's invocations per iteration from its median time per call in the round before (in the first round: in
+    /// the warm-up's timing pass), in place of BenchmarkDotNet's pilot stage, for jobs that name an iteration time and no
+    /// invocation count. On this noisy machine the pilot wandered for up to a second per cell and now and then settled on
+    /// iterations of 5 ms instead of 120. A cell with no time yet (the transport floor in the first round) keeps the pilot.
+    /// </summary>
+    public static BenchmarkRunInfo SizeIterations(BenchmarkRunInfo info, IReadOnlyDictionary<string, double> perCall)
+    {
+        var cases = info.BenchmarksCases.Select(c =>
+        {
+            var job = c.Job;
+            if (job.Run.HasValue(BenchmarkDotNet.Jobs.RunMode.InvocationCountCharacteristic) || !job.Run.HasValue(BenchmarkDotNet.Jobs.RunMode.IterationTimeCharacteristic) ||
+                !perCall.TryGetValue(Cell.Id(c), out var time) || !(time > 0))
+            {
+                return c;
+            }
+
+            var invocations = (int)Math.Clamp(Math.Round(job.Run.IterationTime.Nanoseconds / time), 1, 1_000_000);
+            return BenchmarkCase.Create(c.Descriptor, new Job(job.Id, job).WithInvocationCount(invocations).Freeze(), c.Parameters, c.Config);
+        });
+        return new BenchmarkRunInfo([.. cases], info.Type, info.Config);
+    }
+
     /// <summary>How long each selected cell is called to warm freshly started services up (ServiceWarmup).</summary>
-    public static TimeSpan WarmupPerCell(JobKind kind) => TimeSpan.FromMilliseconds(kind == JobKind.Short ? 100 : 250);
+    public static readonly TimeSpan WarmupPerCell = TimeSpan.FromMilliseconds(100);
 
     /// <summary>How many rounds a job runs unless --rounds says otherwise.</summary>
     public static int DefaultRounds(JobKind kind) => kind switch
     {
-        JobKind.Default => 5,
+        JobKind.Default => 8,
         JobKind.Smoke => 1,
         _ => 3,
     };
 
     public static string Describe(JobKind kind) => kind switch
     {
-        JobKind.Default => "2 warm-up + 6 measured iterations of ~120 ms per cell",
+        JobKind.Default => "1 warm-up + 5 measured iterations of ~100 ms per cell",
         JobKind.Short => "1 warm-up + 3 measured iterations of ~100 ms per cell",
         JobKind.Medium => "BenchmarkDotNet's MediumRun preset (2 launches × 15 iterations) per cell",
         JobKind.Long => "BenchmarkDotNet's LongRun preset (3 launches × 100 iterations) per cell",

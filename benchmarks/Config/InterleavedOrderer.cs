@@ -4,6 +4,7 @@ using BenchmarkDotNet.Order;
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
 using ProtocolBench.Benchmarks.Suite;
+using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Benchmarks.Config;
 
@@ -11,6 +12,7 @@ namespace ProtocolBench.Benchmarks.Config;
 /// The execution order of one round: the protocols of one scenario and transport back to back (so the machine's drift
 /// hits them alike and their ratio is taken from cells seconds apart), the rows in a shuffled order and the protocols
 /// in a shuffled order within each row (so no protocol always runs first, after a restart, or after the heaviest row).
+/// A scenario's domain floor (in process) is a row of its own.
 /// Reports keep the declared order.
 /// </summary>
 public sealed class InterleavedOrderer(Random random) : IOrderer
@@ -21,7 +23,10 @@ public sealed class InterleavedOrderer(Random random) : IOrderer
 
     public IEnumerable<BenchmarkCase> GetExecutionOrder(ImmutableArray<BenchmarkCase> benchmarksCase, IEnumerable<BenchmarkLogicalGroupRule>? order = null)
     {
-        var rows = benchmarksCase.GroupBy(c => (Cell.ScenarioOf(c), Cell.TransportOf(c))).Select(row => row.ToArray()).ToArray();
+        var rows = benchmarksCase
+            .GroupBy(c => (Cell.ScenarioOf(c), Cell.IsInProcess(c) ? (Transport?)null : Cell.TransportOf(c)))
+            .Select(row => row.ToArray())
+            .ToArray();
         random.Shuffle(rows);
         foreach (var row in rows)
         {

@@ -29,11 +29,11 @@ public sealed record RoundResult(int Round, bool Success, double Median, double 
 }
 
 /// <summary>
-/// One cell (an operation on one protocol and transport) over all rounds. Its time is the geometric mean of the
-/// rounds' medians, so that the ratio of two cells' times is the (geometric) mean of their rounds' ratios, the
-/// ratio the report gives with an interval.
+/// Something measured in every round: a protocol's cell or a domain floor. Its time is the geometric mean of the rounds'
+/// medians, so that the ratio of two times is the (geometric) mean of their rounds' ratios, the ratio the report gives
+/// with an interval.
 /// </summary>
-public sealed record CellResult(Scenario Scenario, Protocol Protocol, Transport Transport, IReadOnlyList<RoundResult> Rounds, WireSample? Wire)
+public abstract record Timed(IReadOnlyList<RoundResult> Rounds)
 {
     public bool Success => Rounds.Count > 0 && Rounds.All(r => r.Success);
 
@@ -57,12 +57,28 @@ public sealed record CellResult(Scenario Scenario, Protocol Protocol, Transport 
     }
 
     public double? RoundMedian(int round) => Measured.FirstOrDefault(r => r.Round == round)?.Median;
+
+    /// <summary>The rounds both were measured in, and their medians side by side.</summary>
+    public static (double[] A, double[] B) Pairs(Timed a, Timed b)
+    {
+        var rounds = a.Measured.Select(r => r.Round).Intersect(b.Measured.Select(r => r.Round)).Order().ToList();
+        return ([.. rounds.Select(r => a.RoundMedian(r)!.Value)], [.. rounds.Select(r => b.RoundMedian(r)!.Value)]);
+    }
 }
 
+/// <summary>One cell: an operation on one protocol and transport, over all rounds.</summary>
+public sealed record CellResult(Scenario Scenario, Protocol Protocol, Transport Transport, IReadOnlyList<RoundResult> Rounds, WireSample? Wire)
+    : Timed(Rounds);
+
+/// <summary>An operation's domain floor: the Shared.Domain operation in process, without any protocol, over all rounds.</summary>
+public sealed record DomainFloor(Scenario Scenario, IReadOnlyList<RoundResult> Rounds) : Timed(Rounds);
+
 /// <summary>The cells of a run, looked up by scenario, protocol and transport, and the comparisons the reports make.</summary>
-public sealed class ResultSet(IReadOnlyList<CellResult> cells)
+public sealed class ResultSet(IReadOnlyList<CellResult> cells, IReadOnlyList<DomainFloor> domainFloors)
 {
     public IReadOnlyList<CellResult> Cells { get; } = cells;
+
+    public IReadOnlyList<DomainFloor> DomainFloors { get; } = domainFloors;
 
     public int Rounds => Cells.SelectMany(c => c.Rounds).Select(r => r.Round).DefaultIfEmpty(0).Max();
 
@@ -79,10 +95,33 @@ public sealed class ResultSet(IReadOnlyList<CellResult> cells)
         select (scenario, transport);
 
     /// <summary>b's time ÷ a's, paired round by round over the rounds both were measured in.</summary>
-    public static RatioInterval Ratio(CellResult a, CellResult b)
+    public static RatioInterval Ratio(Timed a, Timed b)
     {
-        var rounds = a.Measured.Select(r => r.Round).Intersect(b.Measured.Select(r => r.Round)).Order().ToList();
-        return RatioInterval.Paired([.. rounds.Select(r => a.RoundMedian(r)!.Value)], [.. rounds.Select(r => b.RoundMedian(r)!.Value)]);
+        var (x, y) = Timed.Pairs(a, b);
+        return RatioInterval.Paired(x, y);
+    }
+
+    public DomainFloor? DomainFloorOf(Scenario scenario) => DomainFloors.FirstOrDefault(d => d.Scenario == scenario && d.Success);
+
+    /// <summary>
+    /// The protocol's overhead: the cell's time − its domain floor's, paired round by round, and the share of the cell's
+    /// time it is (over the same rounds); null without a floor.
+    /// </summary>
+    public (DifferenceInterval Overhead, double Share)? Overhead(CellResult cell)
+    {
+        if (DomainFloorOf(cell.Scenario) is not { } floor)
+        {
+            return null;
+        }
+
+        var (x, y) = Timed.Pairs(floor, cell);
+        if (x.Length == 0)
+        {
+            return null;
+        }
+
+        var overhead = DifferenceInterval.Paired(x, y);
+        return (overhead, overhead.Difference / y.Average());
     }
 
     /// <summary>A cell's time ÷ REST's on the same row, or null for REST itself or when REST was not measured.</summary>

@@ -8,8 +8,11 @@ namespace ProtocolBench.Benchmarks.Reporting;
 /// summary.json: what a run measured, round by round, so that another command (compare) can recompute every ratio and
 /// verdict with the same code as the report.
 /// </summary>
-public sealed record RunFile(RunInfo Run, IReadOnlyList<CellResult> Cells)
+/// <param name="DomainFloors">Absent in the files of versions before the domain floor.</param>
+public sealed record RunFile(RunInfo Run, IReadOnlyList<CellResult> Cells, IReadOnlyList<DomainFloor>? DomainFloors)
 {
+    public ResultSet Results => new(Cells, DomainFloors ?? []);
+
     public const string FileName = "summary.json";
 
     private static readonly JsonSerializerOptions Options = new()

@@ -160,6 +160,22 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
         return table;
     }
 
+    /// <summary>Per row: the domain floor, and each protocol's overhead above it with the share of its time that is protocol.</summary>
+    public Table OverheadTable()
+    {
+        var table = new Table("Operation", "Transport", "In process", "REST overhead", "gRPC overhead", "GraphQL overhead");
+        foreach (var (scenario, transport) in results.Rows().Where(r => results.DomainFloorOf(r.Scenario) is not null))
+        {
+            TableCell Overhead(Protocol protocol) => results.Find(scenario, protocol, transport) is { } cell && results.Overhead(cell) is var (overhead, share)
+                ? $"{overhead} ({share.ToString("P0", Invariant)})"
+                : "–";
+            table.Add(scenario.Short, Display.Of(transport), Format.Time(results.DomainFloorOf(scenario)!.Time),
+                Overhead(Protocol.Rest), Overhead(Protocol.Grpc), Overhead(Protocol.GraphQL));
+        }
+
+        return table;
+    }
+
     public Table WireTable()
     {
         var table = new Table(["Operation (bytes/op; × REST on the same transport)", .. Columns().Select(c => Display.Of(c.Protocol, c.Transport))]);
@@ -244,13 +260,20 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
             ("Chart", "Time per operation, protocol and transport; each operation has its own scale.", null, BarChart.Svg(results)),
             ("Every cell",
                 "Time (geometric mean of the rounds' medians) and 95th percentile (median of the rounds') of the per-operation time; ratio to REST on the same row with its 95 % interval; " +
-                "round spread: (slowest − fastest round median) ÷ median; bytes the client allocated per operation (MemoryDiagnoser, " +
-                "client process only); bytes at the client's socket per operation.",
+                "round spread: (slowest − fastest round median) ÷ median; bytes the client allocated per operation (MemoryDiagnoser in the first round; " +
+                "the client process only); bytes at the client's socket per operation.",
                 CellTable(), null),
             ("Above the transport floor",
                 "Each time divided by the floor (GET /baseline, fixed bytes) on the same service port and HTTP version, with its 95 % " +
                 "interval over the rounds: how much of an operation is the protocol and its work rather than the round trip itself.",
                 FloorTable(), null),
+            ("Where the time goes: shared work and protocol overhead",
+                "In process: the operation's domain floor, the Shared.Domain code every service calls (the same validation, query and " +
+                "files, a pooled DbContext per call as a request has), called in the benchmark process without any protocol in the " +
+                "same rounds. Overhead: the cell's time − the domain floor, round by round, with its 95 % interval, and in " +
+                "parentheses the share of the cell's time it is: what the protocol, its serialization and the round trip add. " +
+                "Where the share is small, the protocols share most of the time and their differences are diluted.",
+                OverheadTable(), null),
             ("Bytes on the wire per operation",
                 "Request + response bytes at the client's socket (plaintext on HTTP, TLS records on HTTPS; no TCP/IP headers), averaged " +
                 "over serial operations on an already open connection; the ratio is to REST on the same transport. The last row is " +

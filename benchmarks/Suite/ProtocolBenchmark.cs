@@ -6,41 +6,25 @@ using ProtocolBench.Shared.Clients;
 namespace ProtocolBench.Benchmarks.Suite;
 
 /// <summary>
-/// One scenario of the catalogue on one protocol over one transport per case. GlobalSetup connects, measures the bytes
-/// on the wire of the call about to be timed (after warming the connection, so TCP, TLS and HTTP/2 set-up are not in
-/// it) and verifies full responses once; the timed call then checks every response cheaply before returning it.
-/// A class per scenario group keeps BenchmarkDotNet's reports in five sets (Baseline, Payloads, Files, BinaryFiles, Authors).
+/// One scenario of the catalogue per case, called through <see cref="Operations"/> and every response checked cheaply
+/// before it counts; the full verification runs once per cell in GlobalSetup, and what a create wrote is deleted in
+/// GlobalCleanup. Over a protocol (<see cref="ProtocolBenchmark"/>) or in process (<see cref="InProcess"/>).
 /// </summary>
-public abstract class ProtocolBenchmark
+public abstract class ScenarioBenchmark
 {
-    private const int WireWarmups = 2;
-
     private readonly List<int> _created = [];
 
     [ParamsSource(nameof(Scenarios))]
     public Scenario Scenario { get; set; } = null!;
 
-    [ParamsSource(nameof(Protocols))]
-    public Protocol Protocol { get; set; }
-
-    [ParamsAllValues]
-    public Transport Transport { get; set; }
-
-    public IEnumerable<Scenario> Scenarios => Catalogue.In(Group);
-
-    /// <summary>Every protocol; a scenario that exists only on some is filtered per case (BenchConfig).</summary>
-    public IEnumerable<Protocol> Protocols => Display.Protocols;
-
-    protected abstract ScenarioGroup Group { get; }
+    public abstract IEnumerable<Scenario> Scenarios { get; }
 
     protected static SuiteRun Run => SuiteRun.Current;
 
-    protected IProtocolClient Client { get; private set; } = null!;
+    protected abstract ILibraryOperations Operations { get; }
 
-    protected virtual WireCounter Wire => Client.Wire;
-
-    /// <summary>Serial operations averaged for the wire bytes; bytes per operation are nearly constant, so a few suffice.</summary>
-    protected virtual int WireSamples => Scenario.Group is ScenarioGroup.Files or ScenarioGroup.BinaryFiles ? 3 : 5;
+    /// <summary>Names the cell for the once-per-cell verification.</summary>
+    protected abstract string CellName { get; }
 
     [Benchmark]
     public async Task<object> Call()
@@ -59,7 +43,7 @@ public abstract class ProtocolBenchmark
     [GlobalSetup]
     public async Task GlobalSetupAsync()
     {
-        if (Run.Problem(Protocol) is { } problem)
+        if (NotMeasured is { } problem)
         {
             throw new InvalidOperationException($"Not measured: {problem}");
         }
@@ -68,11 +52,11 @@ public abstract class ProtocolBenchmark
         if (Scenario.Creates)
         {
             // Leftovers of an interrupted run.
-            await DeleteAsync((await Client.SearchAuthorsAsync(Catalogue.CreatedName, 5000)).Select(a => a.Id).ToList());
+            await DeleteAsync((await Operations.SearchAuthorsAsync(Catalogue.CreatedName, 5000)).Select(a => a.Id).ToList());
         }
 
-        await MeasureWireBytesAsync();
-        if (Run.FirstVerification(Scenario, Protocol, Transport))
+        await PrepareAsync();
+        if (Run.FirstVerification(CellName))
         {
             await VerifyAsync();
         }
@@ -92,28 +76,67 @@ public abstract class ProtocolBenchmark
         }
     }
 
-    protected virtual Task<object> CallAsync(string marker) =>
-        Scenario.Call!(Client, marker, CancellationToken.None);
+    protected virtual Task<object> CallAsync(string marker) => Scenario.Call!(Operations, marker, CancellationToken.None);
 
-    protected virtual Task ConnectAsync()
+    /// <summary>Why this cell cannot be measured now (its service died, the run was interrupted), or null.</summary>
+    protected abstract string? NotMeasured { get; }
+
+    /// <summary>Opens what the calls need.</summary>
+    protected abstract Task ConnectAsync();
+
+    /// <summary>What runs after connecting and before the verification (the wire bytes).</summary>
+    protected virtual Task PrepareAsync() => Task.CompletedTask;
+
+    protected virtual ValueTask DisconnectAsync() => Operations?.DisposeAsync() ?? ValueTask.CompletedTask;
+
+    /// <summary>Full comparison of the response (hashes, every element), once per cell.</summary>
+    protected virtual Task VerifyAsync() => Scenario.Verify?.Invoke(Operations, CancellationToken.None) ?? Task.CompletedTask;
+
+    private Task DeleteAsync(IReadOnlyList<int> ids) => Run.DeleteCreatedAsync(Operations, ids);
+}
+
+/// <summary>
+/// One scenario on one protocol over one transport per case. Set-up connects, then measures the bytes on the wire of
+/// the call about to be timed (after warming the connection, so TCP, TLS and HTTP/2 set-up are not in it).
+/// A class per scenario group keeps BenchmarkDotNet's reports in sets (Baseline, Payloads, Files, BinaryFiles, Authors).
+/// </summary>
+public abstract class ProtocolBenchmark : ScenarioBenchmark
+{
+    private const int WireWarmups = 2;
+
+    [ParamsSource(nameof(Protocols))]
+    public Protocol Protocol { get; set; }
+
+    [ParamsAllValues]
+    public Transport Transport { get; set; }
+
+    public override IEnumerable<Scenario> Scenarios => Catalogue.In(Group);
+
+    /// <summary>Every protocol; a scenario that exists only on some is filtered per case (BenchConfig).</summary>
+    public IEnumerable<Protocol> Protocols => Display.Protocols;
+
+    protected abstract ScenarioGroup Group { get; }
+
+    protected IProtocolClient Client { get; private set; } = null!;
+
+    protected override ILibraryOperations Operations => Client;
+
+    protected override string CellName => $"{Scenario.Name}.{Protocol}.{Transport}";
+
+    protected virtual WireCounter Wire => Client.Wire;
+
+    /// <summary>Serial operations averaged for the wire bytes; bytes per operation are nearly constant, so a few suffice.</summary>
+    protected virtual int WireSamples => Scenario.Group is ScenarioGroup.Files or ScenarioGroup.BinaryFiles ? 3 : 5;
+
+    protected override string? NotMeasured => Run.Problem(Protocol);
+
+    protected override Task ConnectAsync()
     {
         Client = ProtocolClients.Create(Protocol, Transport, Run.ClientOptions);
         return Task.CompletedTask;
     }
 
-    protected virtual ValueTask DisconnectAsync() => Client?.DisposeAsync() ?? ValueTask.CompletedTask;
-
-    /// <summary>Full comparison of the response (hashes, every element), once per cell.</summary>
-    protected virtual Task VerifyAsync() => Scenario.Verify?.Invoke(Client, CancellationToken.None) ?? Task.CompletedTask;
-
-    private async Task DeleteAsync(IReadOnlyList<int> ids)
-    {
-        // Four at a time: thousands of creates must not make cleanup the longest phase.
-        await Parallel.ForEachAsync(ids, new ParallelOptions { MaxDegreeOfParallelism = 4 }, async (id, ct) =>
-            await Client.DeleteAuthorAsync(id, ct));
-    }
-
-    private async Task MeasureWireBytesAsync()
+    protected override async Task PrepareAsync()
     {
         var fresh = Wire.Total == 0;
         await Call();

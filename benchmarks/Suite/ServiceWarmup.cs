@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using BenchmarkDotNet.Running;
 using ProtocolBench.Lab;
 using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Shared.Clients;
@@ -11,65 +12,87 @@ namespace ProtocolBench.Benchmarks.Suite;
 /// then a pause for the runtime's background tier-1 compilation. Without it the first cells after a start meet
 /// tier-0 code and cold pools and measure 2–6× slower (seen on 2 cores: search 111 at 3.9 ms in the first round,
 /// 1.75 ms in the next ones), which is start-up, not the protocol. The services start with tiering's call-counting
-/// delay off (ServiceProcess), so a few seconds of calls suffice.
+/// delay off (ServiceProcess), so a few seconds of calls suffice. The domain floors are warmed the same way, in this
+/// process. Then cells with no time per call yet (the first round) are timed for a moment, warm, so that BenchConfig
+/// can size their iterations without BenchmarkDotNet's pilot stage.
 /// </summary>
 public static class ServiceWarmup
 {
     private const int MaxCalls = 300;
     private static readonly TimeSpan Settle = TimeSpan.FromSeconds(2);
+    private static readonly TimeSpan TimingPerCell = TimeSpan.FromMilliseconds(25);
 
+    /// <param name="perCall">Each cell's time per call (ns) by <see cref="Cell.Id"/>; the cells missing from it are timed and added.</param>
     /// <returns>How long it took, and what failed (such a cell fails again when measured, and is reported there).</returns>
     public static async Task<(TimeSpan Took, List<string> Failures)> RunAsync(
-        IReadOnlyList<(Scenario Scenario, Protocol Protocol, Transport Transport)> cells, TimeSpan perCell, ClientOptions options,
-        Func<Protocol, string?> problem, CancellationToken stop)
+        IReadOnlyList<BenchmarkCase> cases, TimeSpan perCell, SuiteRun suite, IDictionary<string, double> perCall, CancellationToken stop)
     {
         var watch = Stopwatch.StartNew();
         var failures = new List<string>();
-        foreach (var group in cells.Where(c => c.Scenario.Call is not null).GroupBy(c => (c.Protocol, c.Transport)))
+        var callable = cases.Where(c => Cell.ScenarioOf(c).Call is not null).ToList();
+        await CallEachAsync(callable, suite, failures, (perCell, 1, MaxCalls), (_, _) => { }, stop);
+        await Task.Delay(Settle, stop);
+        await CallEachAsync(
+            [.. callable.Where(c => !perCall.ContainsKey(Cell.Id(c)))], suite, failures, (TimingPerCell, 3, 50),
+            (c, times) => perCall[Cell.Id(c)] = Statistic.Median(times), stop);
+        return (watch.Elapsed, failures);
+    }
+
+    /// <summary>Calls each case's scenario for its budget (time, at least and at most so many calls), one client per protocol and transport.</summary>
+    private static async Task CallEachAsync(
+        IReadOnlyList<BenchmarkCase> cases, SuiteRun suite, List<string> failures,
+        (TimeSpan Time, int Min, int Max) budget, Action<BenchmarkCase, List<double>> timed, CancellationToken stop)
+    {
+        var groups = cases.GroupBy(c => Cell.IsInProcess(c) ? "in process" : Display.Of(Cell.ProtocolOf(c), Cell.TransportOf(c)));
+        foreach (var group in groups)
         {
-            if (problem(group.Key.Protocol) is not null)
+            var first = group.First();
+            if (Cell.IsInProcess(first) ? suite.Interrupted is not null : suite.Problem(Cell.ProtocolOf(first)) is not null)
             {
                 continue;
             }
 
-            await using var client = ProtocolClients.Create(group.Key.Protocol, group.Key.Transport, options);
-            foreach (var (scenario, _, _) in group)
+            // In process the benchmark's own code is warmed: the Shared.Domain path and its pooled connections.
+            await using var protocolClient = Cell.IsInProcess(first) ? null : ProtocolClients.Create(Cell.ProtocolOf(first), Cell.TransportOf(first), suite.ClientOptions);
+            ILibraryOperations client = (ILibraryOperations?)protocolClient ?? suite.Domain;
+            foreach (var benchmarkCase in group)
             {
+                var scenario = Cell.ScenarioOf(benchmarkCase);
+                var (time, min, max) = budget;
                 var created = new List<int>();
+                var times = new List<double>();
                 try
                 {
                     var cell = Stopwatch.StartNew();
-                    for (var i = 0; i < MaxCalls && cell.Elapsed < perCell; i++)
+                    while (times.Count < max && (times.Count < min || cell.Elapsed < time))
                     {
                         var marker = scenario.Creates ? Catalogue.CreatedName : "";
+                        var started = Stopwatch.GetTimestamp();
                         var result = await scenario.Call!(client, marker, stop);
+                        times.Add(Stopwatch.GetElapsedTime(started).TotalNanoseconds);
                         scenario.Check(result, marker);
                         if (result is AuthorDto author && scenario.Creates)
                         {
                             created.Add(author.Id);
                         }
                     }
+
+                    timed(benchmarkCase, times);
                 }
                 catch (Exception e) when (e is not OperationCanceledException || !stop.IsCancellationRequested)
                 {
-                    failures.Add($"{scenario} {Display.Of(group.Key.Protocol, group.Key.Transport)}: {e.Message}");
+                    failures.Add($"{scenario} {group.Key}: {e.Message}");
                 }
 
                 try
                 {
-                    foreach (var id in created)
-                    {
-                        await client.DeleteAuthorAsync(id, CancellationToken.None);
-                    }
+                    await suite.DeleteCreatedAsync(client, created);
                 }
                 catch (Exception e)
                 {
-                    failures.Add($"{scenario} {Display.Of(group.Key.Protocol, group.Key.Transport)}: deleting what the warm-up created: {e.Message}");
+                    failures.Add($"{scenario} {group.Key}: deleting what the warm-up created: {e.Message}");
                 }
             }
         }
-
-        await Task.Delay(Settle, stop);
-        return (watch.Elapsed, failures);
     }
 }

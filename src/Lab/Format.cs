@@ -11,6 +11,7 @@ public static class Format
     public static string Time(double nanoseconds) => nanoseconds switch
     {
         double.NaN => "–",
+        < 0 => "−" + Time(-nanoseconds),
         < 1_000 => $"{nanoseconds.ToString("0", Invariant)} ns",
         < 1_000_000 => $"{Significant(nanoseconds / 1_000)} µs",
         < 1_000_000_000 => $"{Significant(nanoseconds / 1_000_000)} ms",
@@ -42,7 +43,6 @@ public static class Format
     /// <summary>A ratio's 95 % interval, "0.93–1.12".</summary>
     public static string Interval(double low, double high) =>
         $"{low.ToString(low >= 10 ? "0" : "0.00", Invariant)}–{high.ToString(high >= 10 ? "0" : "0.00", Invariant)}";
-
 
     public static string Duration(TimeSpan span) =>
         span.TotalMinutes >= 1 ? $"{(int)span.TotalMinutes} min {span.Seconds:00} s" : $"{span.TotalSeconds.ToString("0.0", Invariant)} s";

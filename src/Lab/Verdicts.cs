@@ -32,7 +32,7 @@ public sealed record RatioInterval(double Ratio, double Low, double High, int Va
         }
 
         var logs = a.Zip(b, (x, y) => Math.Log(y / x)).ToArray();
-        var (mean, half) = MeanAndHalfWidth(logs);
+        var (mean, half) = Statistic.MeanAndHalfWidth(logs);
         return new(Math.Exp(mean), Math.Exp(mean - half), Math.Exp(mean + half), logs.Length, "paired t over rounds");
     }
 
@@ -49,34 +49,37 @@ public sealed record RatioInterval(double Ratio, double Low, double High, int Va
             return new(Math.Exp(difference), double.NaN, double.NaN, Math.Min(logA.Length, logB.Length), "Welch t");
         }
 
-        var (va, vb) = (Variance(logA) / logA.Length, Variance(logB) / logB.Length);
+        var (va, vb) = (Statistic.Variance(logA) / logA.Length, Statistic.Variance(logB) / logB.Length);
         var error = Math.Sqrt(va + vb);
         // Welch–Satterthwaite degrees of freedom; with no spread at all there is nothing to widen.
         var df = error == 0 ? double.PositiveInfinity : Math.Pow(va + vb, 2) / (va * va / (logA.Length - 1) + vb * vb / (logB.Length - 1));
-        var half = error == 0 ? 0 : Quantile(df) * error;
+        var half = error == 0 ? 0 : Statistic.StudentQuantile(df) * error;
         return new(Math.Exp(difference), Math.Exp(difference - half), Math.Exp(difference + half), Math.Min(logA.Length, logB.Length), "Welch t");
     }
 
-    private static (double Mean, double HalfWidth) MeanAndHalfWidth(double[] values)
+}
+
+/// <summary>
+/// A difference of two sides' times (<c>b − a</c>, nanoseconds) measured together pair by pair, with its 95 % interval:
+/// the mean of the pairs' differences and Student's t over the pairs.
+/// </summary>
+public sealed record DifferenceInterval(double Difference, double Low, double High, int Values)
+{
+    public bool HasInterval => double.IsFinite(Low) && double.IsFinite(High);
+
+    /// <summary>"1.23 ms ± 0.11 ms" (the interval is symmetric).</summary>
+    public override string ToString() => HasInterval ? $"{Format.Time(Difference)} ± {Format.Time((High - Low) / 2)}" : Format.Time(Difference);
+
+    public static DifferenceInterval Paired(IReadOnlyList<double> a, IReadOnlyList<double> b)
     {
-        var mean = values.Average();
-        if (values.Length < 2)
+        if (a.Count != b.Count)
         {
-            return (mean, double.NaN);
+            throw new ArgumentException($"Paired values need the same count on both sides ({a.Count} and {b.Count}).");
         }
 
-        var error = Math.Sqrt(Variance(values) / values.Length);
-        return (mean, error == 0 ? 0 : Quantile(values.Length - 1) * error);
+        var (mean, half) = Statistic.MeanAndHalfWidth([.. a.Zip(b, (x, y) => y - x)]);
+        return new(mean, mean - half, mean + half, a.Count);
     }
-
-    private static double Variance(double[] values)
-    {
-        var mean = values.Average();
-        return values.Sum(v => (v - mean) * (v - mean)) / (values.Length - 1);
-    }
-
-    private static double Quantile(double degreesOfFreedom) =>
-        double.IsPositiveInfinity(degreesOfFreedom) ? 1.959963984540054 : new StudentDistribution(degreesOfFreedom).Quantile(1 - (1 - Confidence) / 2);
 }
 
 /// <summary>
@@ -136,6 +139,31 @@ public static class Statistic
         var array = values.ToArray();
         return array.Length == 0 ? double.NaN : Math.Exp(array.Average(v => Math.Log(v)));
     }
+
+    /// <summary>The mean and the half-width of its 95 % Student t interval; NaN half-width with one value.</summary>
+    public static (double Mean, double HalfWidth) MeanAndHalfWidth(double[] values)
+    {
+        var mean = values.Average();
+        if (values.Length < 2)
+        {
+            return (mean, double.NaN);
+        }
+
+        var error = Math.Sqrt(Variance(values) / values.Length);
+        return (mean, error == 0 ? 0 : StudentQuantile(values.Length - 1) * error);
+    }
+
+    public static double Variance(double[] values)
+    {
+        var mean = values.Average();
+        return values.Sum(v => (v - mean) * (v - mean)) / (values.Length - 1);
+    }
+
+    /// <summary>The two-sided 95 % quantile of Student's t (the normal's with infinitely many degrees of freedom).</summary>
+    public static double StudentQuantile(double degreesOfFreedom) =>
+        double.IsPositiveInfinity(degreesOfFreedom)
+            ? 1.959963984540054
+            : new StudentDistribution(degreesOfFreedom).Quantile(1 - (1 - RatioInterval.Confidence) / 2);
 
     public static double Median(IEnumerable<double> values)
     {

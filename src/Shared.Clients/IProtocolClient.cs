@@ -7,7 +7,7 @@ namespace ProtocolBench.Shared.Clients;
 /// Failures are <see cref="ProtocolClientException"/> with the protocol-neutral code (INVALID_ARGUMENT, NOT_FOUND, ...).
 /// Arguments are nullable so tests can send a missing value.
 /// </summary>
-public interface IProtocolClient : IAsyncDisposable
+public interface IProtocolClient : ILibraryOperations
 {
     Protocol Protocol { get; }
 
@@ -15,7 +15,14 @@ public interface IProtocolClient : IAsyncDisposable
 
     /// <summary>Bytes this client's connections sent and received at the socket (TLS records on HTTPS).</summary>
     WireCounter Wire { get; }
+}
 
+/// <summary>
+/// The operations as a caller sees them: over a protocol (<see cref="IProtocolClient"/>) or in process, without any
+/// protocol (the benchmark's domain floor), so a scenario is written once for both.
+/// </summary>
+public interface ILibraryOperations : IAsyncDisposable
+{
     Task<string> CloneAsync(string? text, int? count, CancellationToken cancellationToken = default);
 
     Task<int> GetIntMaxAsync(CancellationToken cancellationToken = default);
@@ -29,7 +36,7 @@ public interface IProtocolClient : IAsyncDisposable
 
     Task<byte[]> GetPdfAsync(CancellationToken cancellationToken = default);
 
-    /// <summary>The file in the protocol's native binary form: REST /raw, gRPC StreamPdf chunks. Null when the protocol has none (GraphQL).</summary>
+    /// <summary>The file in the protocol's native binary form: REST /raw, gRPC StreamPdf chunks. Null when there is none (GraphQL).</summary>
     Task<byte[]>? GetPdfBinaryAsync(CancellationToken cancellationToken = default);
 
     Task<IReadOnlyList<AuthorDto>> SearchAuthorsAsync(string? phrase, int? limit = null, CancellationToken cancellationToken = default);

@@ -1,5 +1,7 @@
 using ProtocolBench.Integration.Tests.Infrastructure;
+using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Shared.Clients;
+using ProtocolBench.Shared.Domain;
 using ProtocolBench.Shared.Domain.Authors;
 using ProtocolBench.Shared.Domain.Payloads;
 
@@ -17,6 +19,38 @@ public sealed class ParityTests(SqliteServices fixture)
     private static CancellationToken Token => TestContext.Current.CancellationToken;
 
     private IProtocolClient Reference => fixture.Client(Protocol.Rest, Transport.Http);
+
+    /// <summary>
+    /// The benchmark's domain floor does the services' work: in process, every scenario passes its per-call check and its
+    /// full verification, reads equal REST's, and a bad argument is the same domain error the services translate.
+    /// </summary>
+    [Fact]
+    public async Task InProcessOperationsDoWhatTheServicesDo()
+    {
+        await using var local = new InProcessOperations(fixture.Database, Catalogue.Files);
+        foreach (var scenario in Catalogue.All.Where(s => s.Call is not null))
+        {
+            var marker = scenario.Creates ? Catalogue.CreatedName : "";
+            var result = await scenario.Call!(local, marker, Token);
+            scenario.Check(result, marker);
+            if (scenario.Verify is { } verify)
+            {
+                await verify(local, Token);
+            }
+
+            if (scenario.Creates)
+            {
+                var created = (AuthorDto)result;
+                Assert.Equal(created, await Reference.GetAuthorAsync(created.Id, Token));
+                await local.DeleteAuthorAsync(created.Id, Token);
+            }
+        }
+
+        AssertSameAuthors(await Reference.SearchAuthorsAsync("Author - 100", null, Token), await local.SearchAuthorsAsync("Author - 100", null, Token));
+        Assert.Equal(await Reference.GetAuthorAsync(4_242, Token), await local.GetAuthorAsync(4_242, Token));
+        var error = await Assert.ThrowsAsync<DomainException>(() => local.SearchAuthorsAsync("", null, Token));
+        Assert.Equal(ErrorCode.InvalidArgument, error.Code);
+    }
 
     [Theory]
     [MemberData(nameof(Combinations))]

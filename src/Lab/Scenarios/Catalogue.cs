@@ -170,9 +170,10 @@ public static class Catalogue
             Rows = rows,
         };
 
-    private static Task<byte[]> TextFileBinaryAsync(IProtocolClient client, CancellationToken cancellationToken) =>
+    private static Task<byte[]> TextFileBinaryAsync(ILibraryOperations client, CancellationToken cancellationToken) =>
         client is RestProtocolClient rest ? rest.GetTextFileBinaryAsync(cancellationToken) : client.GetTextFileAsync(cancellationToken);
 
-    private static Task<byte[]> PdfBinaryAsync(IProtocolClient client, CancellationToken cancellationToken) =>
-        client.GetPdfBinaryAsync(cancellationToken) ?? throw new NotSupportedException($"{Display.Of(client.Protocol)} has no binary form of the PDF.");
+    private static Task<byte[]> PdfBinaryAsync(ILibraryOperations client, CancellationToken cancellationToken) =>
+        client.GetPdfBinaryAsync(cancellationToken) ??
+        throw new NotSupportedException($"{(client is IProtocolClient p ? Display.Of(p.Protocol) : client.GetType().Name)} has no binary form of the PDF.");
 }

@@ -19,8 +19,8 @@ public sealed record PaperFigures(double RestHttp, double GrpcHttp, double RestH
         transport == Transport.Http ? (RestHttp, GrpcHttp, VerdictHttp) : (RestHttps, GrpcHttps, VerdictHttps);
 }
 
-/// <summary>One call of a scenario: the client, a marker (the name a create writes) and a cancellation token.</summary>
-public delegate Task<object> ScenarioCall(IProtocolClient client, string marker, CancellationToken cancellationToken);
+/// <summary>One call of a scenario: a protocol's client or the operations in process, a marker (the name a create writes) and a cancellation token.</summary>
+public delegate Task<object> ScenarioCall(ILibraryOperations client, string marker, CancellationToken cancellationToken);
 
 /// <summary>
 /// One operation as both commands measure it and every report names it: defined once, in <see cref="Catalogue"/>.
@@ -34,7 +34,7 @@ public sealed record Scenario(int Order, string Name, string Label, ScenarioGrou
     public Action<object, string> Check { get; init; } = (_, _) => { };
 
     /// <summary>The full comparison (SHA-256 of the files, every author against the seed), once per cell before timing.</summary>
-    public Func<IProtocolClient, CancellationToken, Task>? Verify { get; init; }
+    public Func<ILibraryOperations, CancellationToken, Task>? Verify { get; init; }
 
     public IReadOnlyList<Protocol> Protocols { get; init; } = Display.Protocols;
 
@@ -42,6 +42,9 @@ public sealed record Scenario(int Order, string Name, string Label, ScenarioGrou
     public string? Bolanowski { get; init; }
 
     public PaperFigures? Paper { get; init; }
+
+    /// <summary>Reads or writes the database (its domain floor needs one).</summary>
+    public bool UsesDatabase => Group == ScenarioGroup.Authors;
 
     /// <summary>Writes an author named by the marker.</summary>
     public bool Creates { get; init; }

@@ -69,12 +69,14 @@ public abstract class ServicesFixture : IAsyncLifetime
         }
     }
 
+    /// <summary>The database the services of this fixture use.</summary>
+    public DatabaseOptions Database => new() { Provider = Provider, ConnectionString = ConnectionString };
+
     public LibraryDbContext OpenDatabase()
     {
         EnsureAvailable();
-        var options = new DatabaseOptions { Provider = Provider, ConnectionString = ConnectionString };
         var builder = new DbContextOptionsBuilder<LibraryDbContext>();
-        options.Configure(builder);
+        Database.Configure(builder);
         return new LibraryDbContext(builder.Options);
     }
 
