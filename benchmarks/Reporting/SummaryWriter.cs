@@ -1,6 +1,8 @@
 using System.Globalization;
 using System.Net;
 using System.Text;
+using ProtocolBench.Benchmarks.Cli;
+using ProtocolBench.Benchmarks.Config;
 using ProtocolBench.Lab;
 using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Shared.Clients;
@@ -229,7 +231,7 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
         var (spread, spread90, spreadCells) = results.Stability();
         var winnerLine = rows.Any(r => r.Says != Verdict.Untested)
             ? $"{rows.Count(r => r.Named)} of {rows.Count} rows name a winner; {rows.Count(r => r.Says == Verdict.NoClearWinner)} have no clear winner."
-            : "No row has a verdict: verdicts need two or more rounds (the default job runs 5; --rounds N).";
+            : $"No row has a verdict: verdicts need two or more rounds (the default job runs {BenchConfig.DefaultRounds(JobKind.Default)}; --rounds N).";
         var stabilityLine = spreadCells == 0
             ? "Stability: one round, so nothing to compare it with."
             : $"Stability of this run: the cells' medians moved by {spread:P0} between rounds (median over {spreadCells} cells; 90th percentile {spread90:P0}).";
