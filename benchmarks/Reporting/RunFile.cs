@@ -11,9 +11,11 @@ namespace ProtocolBench.Benchmarks.Reporting;
 /// <param name="DomainFloors">Absent in the files of versions before the domain floor.</param>
 public sealed record RunFile(RunInfo Run, IReadOnlyList<CellResult> Cells, IReadOnlyList<DomainFloor>? DomainFloors)
 {
-    public ResultSet Results => new(Cells, DomainFloors ?? []);
-
     public const string FileName = "summary.json";
+
+    /// <summary>What the reports and compare read; derived, so not written to the file.</summary>
+    [JsonIgnore]
+    public ResultSet Results => new(Cells, DomainFloors ?? []);
 
     private static readonly JsonSerializerOptions Options = new()
     {

@@ -166,12 +166,17 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
     public Table OverheadTable()
     {
         var table = new Table("Operation", "Transport", "In process", "REST overhead", "gRPC overhead", "GraphQL overhead");
-        foreach (var (scenario, transport) in results.Rows().Where(r => results.DomainFloorOf(r.Scenario) is not null))
+        foreach (var (scenario, transport) in results.Rows())
         {
+            if (results.DomainFloorOf(scenario) is not { } floor)
+            {
+                continue;
+            }
+
             TableCell Overhead(Protocol protocol) => results.Find(scenario, protocol, transport) is { } cell && results.Overhead(cell) is var (overhead, share)
                 ? $"{overhead} ({share.ToString("P0", Invariant)})"
                 : "–";
-            table.Add(scenario.Short, Display.Of(transport), Format.Time(results.DomainFloorOf(scenario)!.Time),
+            table.Add(scenario.Short, Display.Of(transport), Format.Time(floor.Time),
                 Overhead(Protocol.Rest), Overhead(Protocol.Grpc), Overhead(Protocol.GraphQL));
         }
 

@@ -56,7 +56,6 @@ public sealed record RatioInterval(double Ratio, double Low, double High, int Va
         var half = error == 0 ? 0 : Statistic.StudentQuantile(df) * error;
         return new(Math.Exp(difference), Math.Exp(difference - half), Math.Exp(difference + half), Math.Min(logA.Length, logB.Length), "Welch t");
     }
-
 }
 
 /// <summary>
