@@ -23,6 +23,10 @@ public static class LibraryDbExtensions
                 o => o.Provider == DatabaseProvider.Sqlite || !string.IsNullOrWhiteSpace(o.ConnectionString),
                 "Database:Provider is PostgreSQL but Database:ConnectionString is empty.")
             .Validate(o => o.CommandTimeoutSeconds is > 0 and <= 300, "Database:CommandTimeoutSeconds must be 1..300.")
+            .Validate(
+                o => o.CommandTimeoutSeconds < ServiceDefaults.RequestTimeout(builder.Configuration).TotalSeconds,
+                "Database:CommandTimeoutSeconds must be shorter than Requests:TimeoutSeconds, so that a database that does " +
+                "not answer gets UNAVAILABLE on every protocol rather than the request timeout's 504.")
             .ValidateOnStart();
         builder.Services.AddPooledDbContextFactory<LibraryDbContext>(
             (services, options) => services.GetRequiredService<IOptions<DatabaseOptions>>().Value.Configure(options));
@@ -59,22 +63,36 @@ public static class LibraryDbExtensions
 
     /// <summary>
     /// Turns any exception into the error clients see: domain errors as they are, database faults as UNAVAILABLE,
-    /// anything else as null (an internal error, reported without details).
+    /// anything else as null (an internal error, reported without details). The whole chain is searched: EF Core and
+    /// the providers wrap the database's own exception (DbUpdateException, InvalidOperationException, NpgsqlException
+    /// around a TimeoutException or an IOException), and every failure of the database, on a read or a write, a
+    /// terminated backend, a lock or busy timeout, a file gone or read-only, is the same UNAVAILABLE.
     /// </summary>
-    public static DomainException? ToClientError(this Exception exception) => exception switch
+    public static DomainException? ToClientError(this Exception exception)
     {
-        DomainException domain => domain,
-        DbException or TimeoutException => DatabaseUnavailable(),
-        DbUpdateException { InnerException: DbException } => DatabaseUnavailable(),
-        InvalidOperationException { InnerException: DbException or TimeoutException } => DatabaseUnavailable(),
-        _ => null,
-    };
+        for (var e = exception; e is not null; e = e.InnerException)
+        {
+            switch (e)
+            {
+                case DomainException domain:
+                    return domain;
+                case DbException or TimeoutException:
+                    return DatabaseUnavailable();
+            }
+        }
+
+        return null;
+    }
 
     private static DomainException DatabaseUnavailable() =>
         new(ErrorCode.Unavailable, "database", "The database is not available right now; try again later.");
 }
 
-internal sealed class DatabaseHealthCheck(IDbContextFactory<LibraryDbContext> factory) : IHealthCheck
+/// <summary>
+/// Healthy when the database answers and has authors. For SQLite also: the file is at its path, it is the file the
+/// pool has open (a moved file fails the pooled query, see <see cref="SqliteFileGuard"/>), and it is writable.
+/// </summary>
+internal sealed class DatabaseHealthCheck(IDbContextFactory<LibraryDbContext> factory, IOptions<DatabaseOptions> options) : IHealthCheck
 {
     public async Task<HealthCheckResult> CheckHealthAsync(HealthCheckContext context, CancellationToken cancellationToken = default)
     {
@@ -82,6 +100,11 @@ internal sealed class DatabaseHealthCheck(IDbContextFactory<LibraryDbContext> fa
         timeout.CancelAfter(TimeSpan.FromSeconds(3));
         try
         {
+            if (options.Value.Provider == DatabaseProvider.Sqlite && SqliteFileProblem() is { } problem)
+            {
+                return HealthCheckResult.Unhealthy(problem);
+            }
+
             await using var db = await factory.CreateDbContextAsync(timeout.Token);
             var any = await db.Authors.AnyAsync(timeout.Token);
             return any ? HealthCheckResult.Healthy() : HealthCheckResult.Unhealthy("The database has no authors.");
@@ -90,6 +113,21 @@ internal sealed class DatabaseHealthCheck(IDbContextFactory<LibraryDbContext> fa
         {
             return HealthCheckResult.Unhealthy($"Database not reachable: {e.GetType().Name}");
         }
+    }
+
+    /// <summary>
+    /// What the pooled connections cannot show: they keep a deleted file open, and a writable handle on a protected one.
+    /// The file is looked at, never opened: closing a second handle on it would drop the locks SQLite holds.
+    /// </summary>
+    private string? SqliteFileProblem()
+    {
+        var path = options.Value.SqlitePath;
+        if (!File.Exists(path))
+        {
+            return $"The database file {path} is missing.";
+        }
+
+        return SqliteFileGuard.IsWritable(path) ? null : $"The database file {path} is read-only.";
     }
 }
 

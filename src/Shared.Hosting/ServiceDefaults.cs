@@ -62,7 +62,7 @@ public static class ServiceDefaults
         builder.Services.AddOptions<CertificateOptions>().BindConfiguration(CertificateOptions.Section);
         builder.Services.Configure<HostOptions>(o => o.ShutdownTimeout = TimeSpan.FromSeconds(10));
         // Every HTTP request is bounded on the server too (504 after Requests:TimeoutSeconds); gRPC has its own maximum deadline.
-        var timeout = TimeSpan.FromSeconds(builder.Configuration.GetValue("Requests:TimeoutSeconds", 30));
+        var timeout = RequestTimeout(builder.Configuration);
         builder.Services.AddRequestTimeouts(o => o.DefaultPolicy = new RequestTimeoutPolicy
         {
             Timeout = timeout,
@@ -72,6 +72,10 @@ public static class ServiceDefaults
         builder.WebHost.ConfigureKestrel(ConfigureKestrel);
         return builder;
     }
+
+    /// <summary>Requests:TimeoutSeconds, 30 unless set: the longest any HTTP request may take on the server.</summary>
+    public static TimeSpan RequestTimeout(IConfiguration configuration) =>
+        TimeSpan.FromSeconds(configuration.GetValue("Requests:TimeoutSeconds", 30));
 
     /// <summary>Middleware every HTTP service runs first: the server-side request timeout.</summary>
     public static WebApplication UseServiceDefaults(this WebApplication app)

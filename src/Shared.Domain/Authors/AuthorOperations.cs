@@ -5,7 +5,8 @@ namespace ProtocolBench.Shared.Domain.Authors;
 
 /// <summary>
 /// The author operations (docs/methodology.md, "The data"), implemented once. Every service calls these and only translates its protocol.
-/// Arguments are validated before the first query; reads use one projection, ordered by id.
+/// Arguments are validated before the first query; reads use one projection, ordered by id. Every write is one explicit
+/// transaction: its commit is the point where the write is kept, checked before it is acknowledged (<see cref="SqliteFileGuard"/>).
 /// </summary>
 public static class AuthorOperations
 {
@@ -56,9 +57,11 @@ public static class AuthorOperations
     {
         var (name, country) = ValidateInput(input);
         var author = new Author { Name = name, Country = country };
+        await using var transaction = await db.Database.BeginTransactionAsync(cancellationToken);
         db.Authors.Add(author);
         await db.SaveChangesAsync(cancellationToken);
         db.ChangeTracker.Clear();
+        await transaction.CommitAsync(cancellationToken);
         return author.ToDto();
     }
 
@@ -67,6 +70,7 @@ public static class AuthorOperations
     {
         ValidateId(id);
         var (name, country) = ValidateInput(input);
+        await using var transaction = await db.Database.BeginTransactionAsync(cancellationToken);
         var updated = await db.Authors
             .Where(a => a.Id == id)
             .ExecuteUpdateAsync(s => s.SetProperty(a => a.Name, name).SetProperty(a => a.Country, country), cancellationToken);
@@ -75,7 +79,9 @@ public static class AuthorOperations
             throw NotFound(id);
         }
 
-        return await db.GetAsync(id, cancellationToken);
+        var author = await db.GetAsync(id, cancellationToken);
+        await transaction.CommitAsync(cancellationToken);
+        return author;
     }
 
     public static async Task DeleteAsync(this LibraryDbContext db, int id, CancellationToken cancellationToken)

@@ -23,8 +23,9 @@ public static class DatabaseInitializer
         bool seeded;
         if (options.Provider == DatabaseProvider.Sqlite)
         {
-            var file = Path.GetFullPath(new SqliteConnectionStringBuilder(options.EffectiveConnectionString).DataSource);
+            var file = options.SqlitePath;
             await using var fileLock = await AcquireFileLockAsync(file + ".init.lock", cancellationToken);
+            await CreateSqliteFileIfMissingAsync(options.EffectiveConnectionString, cancellationToken);
             seeded = await CreateAndSeedAsync(db, cancellationToken);
             await db.Database.ExecuteSqlRawAsync("PRAGMA journal_mode=WAL;", cancellationToken);
         }
@@ -61,6 +62,14 @@ public static class DatabaseInitializer
         await LibrarySeed.SeedAsync(db, cancellationToken);
         await transaction.CommitAsync(cancellationToken);
         return true;
+    }
+
+    /// <summary>The services open the file read-write without creating it (<see cref="DatabaseOptions"/>); this is where it is created.</summary>
+    private static async Task CreateSqliteFileIfMissingAsync(string connectionString, CancellationToken cancellationToken)
+    {
+        var create = new SqliteConnectionStringBuilder(connectionString) { Mode = SqliteOpenMode.ReadWriteCreate, Pooling = false };
+        await using var connection = new SqliteConnection(create.ToString());
+        await connection.OpenAsync(cancellationToken);
     }
 
     /// <summary>The advisory lock needs a connection to the database itself, so the database must exist first.</summary>

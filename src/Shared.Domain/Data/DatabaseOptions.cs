@@ -23,7 +23,13 @@ public sealed class DatabaseOptions
     /// <summary>Empty means the embedded SQLite file at <see cref="DefaultSqlitePath"/>.</summary>
     public string? ConnectionString { get; set; }
 
-    public int CommandTimeoutSeconds { get; set; } = 30;
+    /// <summary>
+    /// How long one database command may wait (SQLite's busy wait included) before the call answers UNAVAILABLE; shorter
+    /// than the request timeout, so a database that does not answer gets the same answer on every protocol.
+    /// </summary>
+    public int CommandTimeoutSeconds { get; set; } = DefaultCommandTimeoutSeconds;
+
+    public const int DefaultCommandTimeoutSeconds = 10;
 
     public static string DefaultSqlitePath => Path.Combine(
         Environment.GetFolderPath(Environment.SpecialFolder.LocalApplicationData, Environment.SpecialFolderOption.Create),
@@ -67,6 +73,7 @@ public sealed class DatabaseOptions
         if (Provider == DatabaseProvider.Sqlite)
         {
             options.UseSqlite(EffectiveConnectionString, o => o.CommandTimeout(CommandTimeoutSeconds));
+            options.AddInterceptors(SqliteFileGuard.Instance);
         }
         else
         {
@@ -85,6 +92,12 @@ public sealed class DatabaseOptions
             DefaultTimeout = CommandTimeoutSeconds,
             Pooling = true,
         };
+        if (builder.Mode == SqliteOpenMode.ReadWriteCreate)
+        {
+            // A file deleted under a running service must not come back empty: only the initializer creates it.
+            builder.Mode = SqliteOpenMode.ReadWrite;
+        }
+
         var directory = Path.GetDirectoryName(Path.GetFullPath(builder.DataSource));
         if (directory is not null)
         {
@@ -93,6 +106,9 @@ public sealed class DatabaseOptions
 
         return builder.ToString();
     }
+
+    /// <summary>The SQLite file, resolved to a full path.</summary>
+    public string SqlitePath => Path.GetFullPath(new SqliteConnectionStringBuilder(EffectiveConnectionString).DataSource);
 
     private string PostgresConnectionString()
     {

@@ -1,0 +1,246 @@
+using System.Diagnostics;
+using Microsoft.Data.Sqlite;
+using ProtocolBench.Integration.Tests.Infrastructure;
+using ProtocolBench.Lab.Services;
+using ProtocolBench.Shared.Clients;
+using ProtocolBench.Shared.Domain.Data;
+
+namespace ProtocolBench.Integration.Tests;
+
+/// <summary>
+/// Fault table rows 46–49: the SQLite file deleted, replaced or made read-only under a write load on all three
+/// services. Each test starts its own services on a fresh file. The goals: every failure is UNAVAILABLE, no
+/// acknowledged create is missing from the file afterwards, and writes succeed again within 5 s without a restart.
+/// </summary>
+public sealed class SqliteFileFaultTests : IAsyncLifetime
+{
+    private const double RecoveryGoalSeconds = 5;
+    private readonly string _file = Path.Combine(Path.GetTempPath(), $"protocolbench-faults-{Guid.NewGuid():N}.db");
+    private readonly ServiceAddresses _addresses = ServiceLauncher.FreeAddresses();
+    private RunningServices? _services;
+
+    private static CancellationToken Token => TestContext.Current.CancellationToken;
+
+    private DatabaseOptions Database => new() { Provider = DatabaseProvider.Sqlite, ConnectionString = $"Data Source={_file}" };
+
+    public async ValueTask InitializeAsync() => _services = await ServiceLauncher.StartAsync(new LaunchOptions
+    {
+        Addresses = _addresses,
+        Provider = DatabaseProvider.Sqlite,
+        ConnectionString = $"Data Source={_file}",
+        StartupTimeout = TimeSpan.FromSeconds(180),
+    });
+
+    public async ValueTask DisposeAsync()
+    {
+        SetImmutable(false);
+        if (_services is not null)
+        {
+            await _services.StopAsync();
+        }
+
+        SqliteConnection.ClearAllPools();
+        foreach (var path in Directory.EnumerateFiles(Path.GetDirectoryName(_file)!, Path.GetFileName(_file) + "*"))
+        {
+            File.Delete(path);
+        }
+    }
+
+    [Fact]
+    public async Task AFileDeletedWhileServingTakesNoWriteAndComesBackWhenRestored()
+    {
+        using var health = new HealthProbes(_addresses);
+        await using var load = new WriteLoad(_addresses, $"del-{Guid.NewGuid():N}"[..12]);
+        await Task.Delay(1500, Token);
+
+        // The operator's backup, then the file deleted with its -wal and -shm, as SQLite requires of a deletion.
+        var backupTaken = DateTime.UtcNow;
+        var backup = _file + ".backup";
+        await using (var source = new SqliteConnection($"Data Source={_file};Mode=ReadOnly;Pooling=False"))
+        await using (var target = new SqliteConnection($"Data Source={backup};Pooling=False"))
+        {
+            source.Open();
+            target.Open();
+            source.BackupDatabase(target);
+        }
+
+        DeleteWithSidecars(_file);
+        var deleted = DateTime.UtcNow;
+        var unhealthyAfter = await health.WaitAsync(healthy: false, within: RecoveryGoalSeconds, Token);
+        await Task.Delay(2000, Token);
+
+        // Restored the way an operator would: copied beside it, then renamed into place.
+        File.Copy(backup, _file + ".restoring");
+        File.Move(_file + ".restoring", _file);
+        var restored = DateTime.UtcNow;
+        await load.WaitForRecoveryAsync(restored, Token);
+        var healthyAfter = await health.WaitAsync(healthy: true, within: RecoveryGoalSeconds, Token);
+        await Task.Delay(1000, Token);
+        await load.StopAsync();
+
+        // Sent and answered while there was no file: none may be acknowledged (a create sent just before the restore
+        // may be answered after it, into the restored file: that one must be stored, as every create sent after the deletion).
+        var gone = load.Attempts.Where(a => a.Sent >= deleted && a.Ended < restored).ToList();
+        Report(load, restored, $"deleted: {gone.Count} creates sent and answered while the file was gone, {gone.Count(a => a.Acknowledged)} acknowledged; unhealthy after {unhealthyAfter:F1} s, healthy {healthyAfter:F1} s after the restore");
+        load.AssertFailuresAreUnavailable();
+        Assert.DoesNotContain(gone, a => a.Acknowledged);
+        Assert.Contains(gone, a => !a.Acknowledged);
+        await load.AssertStoredAsync(Database, a => a.Ended < backupTaken || a.Sent >= deleted, Token);
+        AssertRecovered(load, restored);
+    }
+
+    [Fact]
+    public async Task AFileReplacedWhileServingGetsEveryLaterWrite()
+    {
+        using var health = new HealthProbes(_addresses);
+        await using var load = new WriteLoad(_addresses, $"rep-{Guid.NewGuid():N}"[..12]);
+        await Task.Delay(1500, Token);
+
+        // Another copy of the database, renamed over the file (its old -wal and -shm removed first, as SQLite requires).
+        var replacement = _file + ".replacement";
+        await using (var source = new SqliteConnection($"Data Source={_file};Mode=ReadOnly;Pooling=False"))
+        await using (var target = new SqliteConnection($"Data Source={replacement};Pooling=False"))
+        {
+            source.Open();
+            target.Open();
+            source.BackupDatabase(target);
+        }
+
+        File.Delete(_file + "-wal");
+        File.Delete(_file + "-shm");
+        File.Move(replacement, _file, overwrite: true);
+        var replaced = DateTime.UtcNow;
+        await load.WaitForRecoveryAsync(replaced, Token);
+        await health.WaitAsync(healthy: true, within: RecoveryGoalSeconds, Token);
+        await Task.Delay(1500, Token);
+        await load.StopAsync();
+
+        Report(load, replaced, "replaced");
+        load.AssertFailuresAreUnavailable();
+        // Nothing acknowledged after the replacement went into the old file.
+        await load.AssertStoredAsync(Database, a => a.Sent >= replaced, Token);
+        AssertRecovered(load, replaced);
+    }
+
+    [Fact]
+    public async Task AReadOnlyFileIsReportedAndWritesComeBackWhenItIsWritableAgain()
+    {
+        using var health = new HealthProbes(_addresses);
+        await using var load = new WriteLoad(_addresses, $"ro-{Guid.NewGuid():N}"[..12]);
+        await Task.Delay(1500, Token);
+
+        SetImmutable(true);
+        var unhealthyAfter = await health.WaitAsync(healthy: false, within: RecoveryGoalSeconds, Token);
+        // More writers while the file is protected: the pools grow, and the connections they open are read-only.
+        await using (var burst = new WriteLoad(_addresses, $"rob-{Guid.NewGuid():N}"[..12], writersPerProtocol: 12))
+        {
+            await Task.Delay(2500, Token);
+            await burst.StopAsync();
+            TestContext.Current.TestOutputHelper?.WriteLine($"During the read-only spell, a burst of 12 writers per protocol: {burst.Summary()}.");
+            burst.AssertFailuresAreUnavailable();
+            await burst.AssertStoredAsync(Database, _ => true, Token);
+        }
+
+        SetImmutable(false);
+        var writable = DateTime.UtcNow;
+        await load.WaitForRecoveryAsync(writable, Token);
+        var healthyAfter = await health.WaitAsync(healthy: true, within: RecoveryGoalSeconds, Token);
+        // Beyond the recovery goal, long enough for every pooled connection to be taken again: none may stay read-only.
+        await Task.Delay(writable.AddSeconds(RecoveryGoalSeconds + 3) - DateTime.UtcNow, Token);
+        await load.StopAsync();
+
+        Report(load, writable, $"read-only: unhealthy after {unhealthyAfter:F1} s, healthy {healthyAfter:F1} s after");
+        load.AssertFailuresAreUnavailable();
+        await load.AssertStoredAsync(Database, _ => true, Token);
+        AssertRecovered(load, writable);
+        var late = load.Attempts.Where(a => a.Sent >= writable.AddSeconds(RecoveryGoalSeconds)).ToList();
+        Assert.NotEmpty(late);
+        Assert.All(late, a => Assert.True(a.Acknowledged, $"{a.Protocol} {a.Name}: {a.Code} more than {RecoveryGoalSeconds} s after the file was writable again"));
+    }
+
+    private static void AssertRecovered(WriteLoad load, DateTime after)
+    {
+        foreach (var (protocol, seconds) in load.RecoverySeconds(after))
+        {
+            Assert.True(seconds <= RecoveryGoalSeconds, $"{protocol} acknowledged no create within {RecoveryGoalSeconds} s of the fault's end (first after {seconds:F1} s).");
+        }
+    }
+
+    private static void Report(WriteLoad load, DateTime faultEnded, string what)
+    {
+        var recovery = string.Join(", ", load.RecoverySeconds(faultEnded).Select(r => $"{r.Key} {r.Value:F2} s"));
+        TestContext.Current.TestOutputHelper?.WriteLine($"SQLite {what}. {load.Summary()}. First acknowledged create after the fault: {recovery}.");
+    }
+
+    private static void DeleteWithSidecars(string file)
+    {
+        foreach (var path in new[] { file, file + "-wal", file + "-shm" })
+        {
+            File.Delete(path);
+        }
+    }
+
+    /// <summary>chattr +i as root (root ignores permissions), a read-only mode otherwise.</summary>
+    private void SetImmutable(bool on)
+    {
+        if (!File.Exists(_file))
+        {
+            return;
+        }
+
+        if (Environment.UserName == "root")
+        {
+            using var chattr = Process.Start(new ProcessStartInfo("chattr", [on ? "+i" : "-i", _file]) { RedirectStandardError = true })!;
+            chattr.WaitForExit(10_000);
+            Assert.True(chattr.ExitCode == 0, $"chattr failed: {chattr.StandardError.ReadToEnd()}");
+        }
+        else if (!OperatingSystem.IsWindows())
+        {
+            File.SetUnixFileMode(_file, on ? UnixFileMode.UserRead | UnixFileMode.GroupRead : UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.GroupRead);
+        }
+    }
+}
+
+/// <summary>
+/// Fault table row 50: a SQLite database locked by another process for longer than the command timeout. Every protocol
+/// answers UNAVAILABLE once the busy wait ends (Database:CommandTimeoutSeconds, 10 s, before the 30 s request timeout);
+/// reads go on (write-ahead log); writes succeed at once when the lock is gone.
+/// </summary>
+[Collection(SqliteCollection.Name)]
+public sealed class SqliteLockTests(SqliteServices fixture)
+{
+    [Fact]
+    public async Task ALockedDatabaseAnswersUnavailableOnEveryProtocolBeforeTheRequestTimeout()
+    {
+        var token = TestContext.Current.CancellationToken;
+        await using (var locker = new SqliteConnection($"Data Source={fixture.Database.SqlitePath};Pooling=False"))
+        {
+            locker.Open();
+            using var hold = locker.BeginTransaction(deferred: false); // BEGIN IMMEDIATE: the write lock, held
+            var outcomes = await Task.WhenAll(WriteLoad.Protocols.Select(async protocol =>
+            {
+                var watch = Stopwatch.StartNew();
+                var error = await Assert.ThrowsAsync<ProtocolClientException>(
+                    () => fixture.Client(protocol, Transport.Http).CreateAuthorAsync($"locked-{protocol}", "Faults", token));
+                return (protocol, error, watch.Elapsed.TotalSeconds);
+            }));
+            Assert.Equal(11, (await fixture.Client(Protocol.Rest, Transport.Http).SearchAuthorsAsync("Author - 1000", null, token)).Count);
+            hold.Rollback();
+
+            foreach (var (protocol, error, seconds) in outcomes)
+            {
+                TestContext.Current.TestOutputHelper?.WriteLine($"{protocol}: {error.Code} ({error.ProtocolStatus}) after {seconds:F1} s");
+                Assert.Equal("UNAVAILABLE", error.Code);
+                Assert.InRange(seconds, DatabaseOptions.DefaultCommandTimeoutSeconds - 1, DatabaseOptions.DefaultCommandTimeoutSeconds + 5);
+            }
+
+            Assert.Equal("HTTP 503", outcomes.Single(o => o.protocol == Protocol.Rest).error.ProtocolStatus);
+        }
+
+        foreach (var protocol in WriteLoad.Protocols)
+        {
+            var author = await fixture.Client(protocol, Transport.Http).CreateAuthorAsync($"unlocked-{protocol}", "Faults", token);
+            await fixture.Client(protocol, Transport.Http).DeleteAuthorAsync(author.Id, token);
+        }
+    }
+}
