@@ -1,5 +1,7 @@
 using System.Diagnostics;
 using Microsoft.Data.Sqlite;
+using Microsoft.EntityFrameworkCore;
+using Npgsql;
 using ProtocolBench.Integration.Tests.Infrastructure;
 using ProtocolBench.Lab.Services;
 using ProtocolBench.Shared.Clients;
@@ -242,5 +244,169 @@ public sealed class SqliteLockTests(SqliteServices fixture)
             var author = await fixture.Client(protocol, Transport.Http).CreateAuthorAsync($"unlocked-{protocol}", "Faults", token);
             await fixture.Client(protocol, Transport.Http).DeleteAuthorAsync(author.Id, token);
         }
+    }
+}
+
+/// <summary>
+/// Fault table rows 51–53 on PostgreSQL: backends terminated mid-write and a table locked past the command timeout
+/// (on the collection's services), and the server stopped and started and a lock_timeout (on a private server).
+/// </summary>
+[Collection(PostgresCollection.Name)]
+public sealed class PostgresFaultTests(PostgresServices fixture)
+{
+    private const double RecoveryGoalSeconds = 5;
+
+    private static CancellationToken Token => TestContext.Current.CancellationToken;
+
+    [Fact]
+    public async Task BackendsTerminatedMidWriteAnswerUnavailableAndLoseNothingOnPostgres()
+    {
+        fixture.EnsureAvailable();
+        await using var load = new WriteLoad(fixture.Addresses, $"term-{Guid.NewGuid():N}"[..12]);
+        await Task.Delay(1000, Token);
+        var terminated = 0;
+        await using (var admin = new NpgsqlConnection(new NpgsqlConnectionStringBuilder(fixture.Database.EffectiveConnectionString) { Pooling = false }.ConnectionString))
+        {
+            await admin.OpenAsync(Token);
+            for (var round = 0; round < 5; round++)
+            {
+                await using var kill = new NpgsqlCommand(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()", admin);
+                terminated += Convert.ToInt32(await kill.ExecuteScalarAsync(Token), System.Globalization.CultureInfo.InvariantCulture);
+                await Task.Delay(600, Token);
+            }
+        }
+
+        var last = DateTime.UtcNow;
+        await load.WaitForRecoveryAsync(last, Token);
+        await Task.Delay(1000, Token);
+        await load.StopAsync();
+
+        Report(load, last, $"{terminated} backends terminated in 5 rounds");
+        Assert.True(terminated > 0, "No backend was terminated.");
+        load.AssertFailuresAreUnavailable();
+        await load.AssertStoredAsync(fixture.Database, _ => true, Token);
+        AssertRecovered(load, last);
+        await DeleteAsync(fixture.Database, load.Marker);
+    }
+
+    [Fact]
+    public async Task ALockedTableAnswersUnavailableOnEveryProtocolBeforeTheRequestTimeoutOnPostgres()
+    {
+        fixture.EnsureAvailable();
+        await using (var admin = new NpgsqlConnection(new NpgsqlConnectionStringBuilder(fixture.Database.EffectiveConnectionString) { Pooling = false }.ConnectionString))
+        {
+            await admin.OpenAsync(Token);
+            await using var hold = await admin.BeginTransactionAsync(Token);
+            await new NpgsqlCommand("LOCK TABLE authors IN EXCLUSIVE MODE", admin, hold).ExecuteNonQueryAsync(Token);
+            var outcomes = await CreateOnEveryProtocolAsync(fixture.ClientOptions, "pglocked");
+            Assert.Equal(11, (await fixture.Client(Protocol.Rest, Transport.Http).SearchAuthorsAsync("Author - 1000", null, Token)).Count);
+            await hold.RollbackAsync(Token);
+            AssertUnavailable(outcomes, DatabaseOptions.DefaultCommandTimeoutSeconds - 1, DatabaseOptions.DefaultCommandTimeoutSeconds + 5);
+        }
+
+        foreach (var protocol in WriteLoad.Protocols)
+        {
+            var author = await fixture.Client(protocol, Transport.Http).CreateAuthorAsync($"pgunlocked-{protocol}", "Faults", Token);
+            await fixture.Client(protocol, Transport.Http).DeleteAuthorAsync(author.Id, Token);
+        }
+    }
+
+    [Fact]
+    public async Task AServerStoppedAndStartedAndALockTimeoutOnPostgres()
+    {
+        fixture.EnsureAvailable();
+        Assert.True(PrivatePostgres.FindBinaries(out var why) is not null, why);
+        await using var server = await PrivatePostgres.CreateAsync(Token);
+        var database = new DatabaseOptions
+        {
+            Provider = DatabaseProvider.PostgreSQL,
+            ConnectionString = server.ConnectionString("protocolbench_faults", "Options=-c lock_timeout=1000"),
+        };
+        var addresses = ServiceLauncher.FreeAddresses();
+        await using var services = await ServiceLauncher.StartAsync(new LaunchOptions
+        {
+            Addresses = addresses,
+            Provider = DatabaseProvider.PostgreSQL,
+            ConnectionString = database.ConnectionString,
+            StartupTimeout = TimeSpan.FromSeconds(180),
+        }, cancellationToken: Token);
+        var pids = services.Processes.Select(p => p.Id).ToList();
+
+        // lock_timeout: the lock is refused after 1 s with 55P03, which is UNAVAILABLE like every database failure.
+        await using (var admin = new NpgsqlConnection(server.ConnectionString("protocolbench_faults", "Pooling=false")))
+        {
+            await admin.OpenAsync(Token);
+            await using var hold = await admin.BeginTransactionAsync(Token);
+            await new NpgsqlCommand("LOCK TABLE authors IN EXCLUSIVE MODE", admin, hold).ExecuteNonQueryAsync(Token);
+            var outcomes = await CreateOnEveryProtocolAsync(new ClientOptions { Addresses = addresses, CallTimeout = TimeSpan.FromSeconds(20) }, "lt");
+            await hold.RollbackAsync(Token);
+            AssertUnavailable(outcomes, 0.5, 5);
+        }
+
+        using var health = new HealthProbes(addresses);
+        await using var load = new WriteLoad(addresses, $"stop-{Guid.NewGuid():N}"[..12]);
+        await Task.Delay(1500, Token);
+        await server.StopAsync(Token);
+        var stopped = DateTime.UtcNow;
+        var unhealthyAfter = await health.WaitAsync(healthy: false, within: RecoveryGoalSeconds, Token);
+        await Task.Delay(2500, Token);
+        await server.StartAsync(Token);
+        var started = DateTime.UtcNow;
+        await load.WaitForRecoveryAsync(started, Token);
+        var healthyAfter = await health.WaitAsync(healthy: true, within: RecoveryGoalSeconds, Token);
+        await Task.Delay(1000, Token);
+        await load.StopAsync();
+
+        var down = load.Attempts.Where(a => a.Sent >= stopped && a.Ended < started).ToList();
+        Report(load, started, $"server stopped for {(started - stopped).TotalSeconds:F1} s: {down.Count} creates while down; unhealthy after {unhealthyAfter:F1} s, healthy {healthyAfter:F1} s after the start");
+        load.AssertFailuresAreUnavailable();
+        Assert.DoesNotContain(down, a => a.Acknowledged);
+        await load.AssertStoredAsync(database, _ => true, Token);
+        AssertRecovered(load, started);
+        Assert.Equal(pids, services.Processes.Select(p => p.Id));
+        Assert.All(services.Processes, p => Assert.False(p.HasExited));
+        NpgsqlConnection.ClearAllPools();
+    }
+
+    private static async Task<(Protocol Protocol, ProtocolClientException Error, double Seconds)[]> CreateOnEveryProtocolAsync(ClientOptions options, string prefix) =>
+        await Task.WhenAll(WriteLoad.Protocols.Select(async protocol =>
+        {
+            await using var client = ProtocolClients.Create(protocol, Transport.Http, options);
+            var watch = Stopwatch.StartNew();
+            var error = await Assert.ThrowsAsync<ProtocolClientException>(() => client.CreateAuthorAsync($"{prefix}-{protocol}", "Faults", Token));
+            return (protocol, error, watch.Elapsed.TotalSeconds);
+        }));
+
+    private static void AssertUnavailable((Protocol Protocol, ProtocolClientException Error, double Seconds)[] outcomes, double from, double to)
+    {
+        foreach (var (protocol, error, seconds) in outcomes)
+        {
+            TestContext.Current.TestOutputHelper?.WriteLine($"{protocol}: {error.Code} ({error.ProtocolStatus}) after {seconds:F1} s");
+            Assert.Equal("UNAVAILABLE", error.Code);
+            Assert.InRange(seconds, from, to);
+        }
+    }
+
+    private static void AssertRecovered(WriteLoad load, DateTime after)
+    {
+        foreach (var (protocol, seconds) in load.RecoverySeconds(after))
+        {
+            Assert.True(seconds <= RecoveryGoalSeconds, $"{protocol} acknowledged no create within {RecoveryGoalSeconds} s of the fault's end (first after {seconds:F1} s).");
+        }
+    }
+
+    private static void Report(WriteLoad load, DateTime faultEnded, string what)
+    {
+        var recovery = string.Join(", ", load.RecoverySeconds(faultEnded).Select(r => $"{r.Key} {r.Value:F2} s"));
+        TestContext.Current.TestOutputHelper?.WriteLine($"PostgreSQL {what}. {load.Summary()}. First acknowledged create after the fault: {recovery}.");
+    }
+
+    private static async Task DeleteAsync(DatabaseOptions database, string marker)
+    {
+        var builder = new DbContextOptionsBuilder<LibraryDbContext>();
+        database.Configure(builder);
+        await using var db = new LibraryDbContext(builder.Options);
+        await db.Authors.Where(a => a.Name.StartsWith(marker)).ExecuteDeleteAsync(Token);
     }
 }

@@ -215,7 +215,7 @@ public sealed class LauncherTests
         var pg = new NpgsqlConnectionStringBuilder(new DatabaseOptions { Provider = DatabaseProvider.PostgreSQL, ConnectionString = "Host=x;Database=y" }.EffectiveConnectionString);
         Assert.Equal(DatabaseOptions.DefaultPostgresPoolSize, pg.MaxPoolSize);
         Assert.Equal(5, pg.Timeout);
-        Assert.Equal(30, pg.CommandTimeout);
+        Assert.Equal(DatabaseOptions.DefaultCommandTimeoutSeconds, pg.CommandTimeout);
     }
 
     private static LaunchOptions SingleRest() => new()
