@@ -51,6 +51,10 @@ public static class ServiceDefaults
         builder.Logging.AddSimpleConsole(o => o.SingleLine = true);
         builder.Logging.SetMinimumLevel(LogLevel.Warning);
         builder.Logging.AddFilter("ProtocolBench", LogLevel.Information);
+        // A database fault is logged once per call in one line (the connection or command that failed); EF Core's query and
+        // save loggers would repeat it with a 3 KB stack trace. An unexpected exception is still logged by each service.
+        builder.Logging.AddFilter("Microsoft.EntityFrameworkCore.Query", LogLevel.Critical);
+        builder.Logging.AddFilter("Microsoft.EntityFrameworkCore.Update", LogLevel.Critical);
         // A failed start (a busy port) is explained in one message by RunServiceAsync; the host's own stack trace is noise.
         builder.Logging.AddFilter("Microsoft.Extensions.Hosting.Internal.Host", LogLevel.None);
 
