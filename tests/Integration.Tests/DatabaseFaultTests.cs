@@ -57,14 +57,7 @@ public sealed class SqliteFileFaultTests : IAsyncLifetime
 
         // The operator's backup, then the file deleted with its -wal and -shm, as SQLite requires of a deletion.
         var backupTaken = DateTime.UtcNow;
-        var backup = _file + ".backup";
-        await using (var source = new SqliteConnection($"Data Source={_file};Mode=ReadOnly;Pooling=False"))
-        await using (var target = new SqliteConnection($"Data Source={backup};Pooling=False"))
-        {
-            source.Open();
-            target.Open();
-            source.BackupDatabase(target);
-        }
+        var backup = CopyDatabase(_file + ".backup");
 
         DeleteWithSidecars(_file);
         var deleted = DateTime.UtcNow;
@@ -84,12 +77,12 @@ public sealed class SqliteFileFaultTests : IAsyncLifetime
         // Sent and answered while there was no file: none may be acknowledged (a create sent just before the restore
         // may be answered after it, into the restored file: that one must be stored, as every create sent after the deletion).
         var gone = load.Attempts.Where(a => a.Sent >= deleted && a.Ended < restoring).ToList();
-        Report(load, restored, $"deleted: {gone.Count} creates sent and answered while the file was gone, {gone.Count(a => a.Acknowledged)} acknowledged; unhealthy after {unhealthyAfter:F1} s, healthy {healthyAfter:F1} s after the restore");
+        load.Report(restored, $"SQLite deleted: {gone.Count} creates sent and answered while the file was gone, {gone.Count(a => a.Acknowledged)} acknowledged; unhealthy after {unhealthyAfter:F1} s, healthy {healthyAfter:F1} s after the restore");
         load.AssertFailuresAreUnavailable();
         Assert.DoesNotContain(gone, a => a.Acknowledged);
         Assert.Contains(gone, a => !a.Acknowledged);
         await load.AssertStoredAsync(Database, a => a.Ended < backupTaken || a.Sent >= deleted, Token);
-        AssertRecovered(load, restored);
+        load.AssertRecovered(restored, RecoveryGoalSeconds);
     }
 
     [Fact]
@@ -100,14 +93,7 @@ public sealed class SqliteFileFaultTests : IAsyncLifetime
         await Task.Delay(1500, Token);
 
         // Another copy of the database, renamed over the file (its old -wal and -shm removed first, as SQLite requires).
-        var replacement = _file + ".replacement";
-        await using (var source = new SqliteConnection($"Data Source={_file};Mode=ReadOnly;Pooling=False"))
-        await using (var target = new SqliteConnection($"Data Source={replacement};Pooling=False"))
-        {
-            source.Open();
-            target.Open();
-            source.BackupDatabase(target);
-        }
+        var replacement = CopyDatabase(_file + ".replacement");
 
         File.Delete(_file + "-wal");
         File.Delete(_file + "-shm");
@@ -118,11 +104,11 @@ public sealed class SqliteFileFaultTests : IAsyncLifetime
         await Task.Delay(1500, Token);
         await load.StopAsync();
 
-        Report(load, replaced, "replaced");
+        load.Report(replaced, "SQLite replaced");
         load.AssertFailuresAreUnavailable();
         // Nothing acknowledged after the replacement went into the old file.
         await load.AssertStoredAsync(Database, a => a.Sent >= replaced, Token);
-        AssertRecovered(load, replaced);
+        load.AssertRecovered(replaced, RecoveryGoalSeconds);
     }
 
     [Fact]
@@ -152,27 +138,24 @@ public sealed class SqliteFileFaultTests : IAsyncLifetime
         await Task.Delay(writable.AddSeconds(RecoveryGoalSeconds + 3) - DateTime.UtcNow, Token);
         await load.StopAsync();
 
-        Report(load, writable, $"read-only: unhealthy after {unhealthyAfter:F1} s, healthy {healthyAfter:F1} s after");
+        load.Report(writable, $"SQLite read-only: unhealthy after {unhealthyAfter:F1} s, healthy {healthyAfter:F1} s after");
         load.AssertFailuresAreUnavailable();
         await load.AssertStoredAsync(Database, _ => true, Token);
-        AssertRecovered(load, writable);
+        load.AssertRecovered(writable, RecoveryGoalSeconds);
         var late = load.Attempts.Where(a => a.Sent >= writable.AddSeconds(RecoveryGoalSeconds)).ToList();
         Assert.NotEmpty(late);
         Assert.All(late, a => Assert.True(a.Acknowledged, $"{a.Protocol} {a.Name}: {a.Code} more than {RecoveryGoalSeconds} s after the file was writable again"));
     }
 
-    private static void AssertRecovered(WriteLoad load, DateTime after)
+    /// <summary>A consistent copy of the live database (SQLite's online backup), as an operator's backup would be.</summary>
+    private string CopyDatabase(string target)
     {
-        foreach (var (protocol, seconds) in load.RecoverySeconds(after))
-        {
-            Assert.True(seconds <= RecoveryGoalSeconds, $"{protocol} acknowledged no create within {RecoveryGoalSeconds} s of the fault's end (first after {seconds:F1} s).");
-        }
-    }
-
-    private static void Report(WriteLoad load, DateTime faultEnded, string what)
-    {
-        var recovery = string.Join(", ", load.RecoverySeconds(faultEnded).Select(r => $"{r.Key} {r.Value:F2} s"));
-        TestContext.Current.TestOutputHelper?.WriteLine($"SQLite {what}. {load.Summary()}. First acknowledged create after the fault: {recovery}.");
+        using var source = new SqliteConnection($"Data Source={_file};Mode=ReadOnly;Pooling=False");
+        using var copy = new SqliteConnection($"Data Source={target};Pooling=False");
+        source.Open();
+        copy.Open();
+        source.BackupDatabase(copy);
+        return target;
     }
 
     private static void DeleteWithSidecars(string file)
@@ -285,11 +268,11 @@ public sealed class PostgresFaultTests(PostgresServices fixture)
         // The rounds also ended this test process's own idle pooled connections.
         NpgsqlConnection.ClearAllPools();
 
-        Report(load, last, $"{terminated} backends terminated in 5 rounds");
+        load.Report(last, $"PostgreSQL: {terminated} backends terminated in 5 rounds");
         Assert.True(terminated > 0, "No backend was terminated.");
         load.AssertFailuresAreUnavailable();
         await load.AssertStoredAsync(fixture.Database, _ => true, Token);
-        AssertRecovered(load, last);
+        load.AssertRecovered(last, RecoveryGoalSeconds);
 
         // No ended connection is left idle in a pool for a later call to find: as many calls at once as a pool holds all succeed.
         var searches = await Task.WhenAll(WriteLoad.Protocols.SelectMany(protocol => Enumerable.Range(0, DatabaseOptions.DefaultPostgresPoolSize)
@@ -379,11 +362,11 @@ public sealed class PostgresFaultTests(PostgresServices fixture)
 
         // Sent and answered while the server was down (pg_ctl start returns a little after the server accepts connections).
         var down = load.Attempts.Where(a => a.Sent >= stopped && a.Ended < starting).ToList();
-        Report(load, started, $"server stopped for {(started - stopped).TotalSeconds:F1} s: {down.Count} creates while down; unhealthy after {unhealthyAfter:F1} s, healthy {healthyAfter:F1} s after the start");
+        load.Report(started, $"PostgreSQL server stopped for {(started - stopped).TotalSeconds:F1} s: {down.Count} creates while down; unhealthy after {unhealthyAfter:F1} s, healthy {healthyAfter:F1} s after the start");
         load.AssertFailuresAreUnavailable();
         Assert.DoesNotContain(down, a => a.Acknowledged);
         await load.AssertStoredAsync(database, _ => true, Token);
-        AssertRecovered(load, started);
+        load.AssertRecovered(started, RecoveryGoalSeconds);
         Assert.Equal(pids, services.Processes.Select(p => p.Id));
         Assert.All(services.Processes, p => Assert.False(p.HasExited));
         NpgsqlConnection.ClearAllPools();
@@ -406,20 +389,6 @@ public sealed class PostgresFaultTests(PostgresServices fixture)
             Assert.Equal("UNAVAILABLE", error.Code);
             Assert.InRange(seconds, from, to);
         }
-    }
-
-    private static void AssertRecovered(WriteLoad load, DateTime after)
-    {
-        foreach (var (protocol, seconds) in load.RecoverySeconds(after))
-        {
-            Assert.True(seconds <= RecoveryGoalSeconds, $"{protocol} acknowledged no create within {RecoveryGoalSeconds} s of the fault's end (first after {seconds:F1} s).");
-        }
-    }
-
-    private static void Report(WriteLoad load, DateTime faultEnded, string what)
-    {
-        var recovery = string.Join(", ", load.RecoverySeconds(faultEnded).Select(r => $"{r.Key} {r.Value:F2} s"));
-        TestContext.Current.TestOutputHelper?.WriteLine($"PostgreSQL {what}. {load.Summary()}. First acknowledged create after the fault: {recovery}.");
     }
 
     private static async Task DeleteAsync(DatabaseOptions database, string marker)

@@ -99,6 +99,22 @@ public sealed class WriteLoad : IAsyncDisposable
         Assert.True(lost.Count == 0, $"{lost.Count} of {required.Count} acknowledged creates are not stored: {string.Join("; ", lost.Take(10).Select(a => $"{a.Protocol} {a.Id} {a.Name}"))}");
     }
 
+    /// <summary>Every protocol acknowledged a create within <paramref name="seconds"/> of the fault's end.</summary>
+    public void AssertRecovered(DateTime faultEnded, double seconds)
+    {
+        foreach (var (protocol, first) in RecoverySeconds(faultEnded))
+        {
+            Assert.True(first <= seconds, $"{protocol} acknowledged no create within {seconds} s of the fault's end (first after {first:F1} s).");
+        }
+    }
+
+    /// <summary>The test's figures in its output: what happened, the counts, and how soon each protocol wrote again.</summary>
+    public void Report(DateTime faultEnded, string what)
+    {
+        var recovery = string.Join(", ", RecoverySeconds(faultEnded).Select(r => $"{r.Key} {r.Value:F2} s"));
+        TestContext.Current.TestOutputHelper?.WriteLine($"{what}. {Summary()}. First acknowledged create after the fault: {recovery}.");
+    }
+
     public string Summary() => string.Join(", ", Protocols.Select(p =>
     {
         var mine = Attempts.Where(a => a.Protocol == p).ToList();
