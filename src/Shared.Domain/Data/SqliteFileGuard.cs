@@ -17,7 +17,7 @@ namespace ProtocolBench.Shared.Domain.Data;
 public sealed class SqliteFileGuard : IDbConnectionInterceptor, IDbTransactionInterceptor
 {
     /// <summary>SQLITE_READONLY_DBMOVED: SQLite's own code for "the database file has been moved or deleted".</summary>
-    public const int DatabaseMovedCode = 1032;
+    private const int DatabaseMovedCode = 1032;
 
     // SQLITE_FCNTL_HAS_MOVED: the unix VFS compares the inode of the open file with the one at its path.
     private const int HasMovedOperation = 20;
