@@ -249,7 +249,7 @@ public sealed class PostgresFaultTests(PostgresServices fixture)
         await using var load = new WriteLoad(fixture.Addresses, $"term-{Guid.NewGuid():N}"[..12]);
         await Task.Delay(1000, Token);
         var terminated = 0;
-        await using (var admin = new NpgsqlConnection(new NpgsqlConnectionStringBuilder(fixture.Database.EffectiveConnectionString) { Pooling = false }.ConnectionString))
+        await using (var admin = AdminConnection())
         {
             await admin.OpenAsync(Token);
             for (var round = 0; round < 5; round++)
@@ -288,14 +288,14 @@ public sealed class PostgresFaultTests(PostgresServices fixture)
                 }
             })));
         Assert.Empty(searches.OfType<string>());
-        await DeleteAsync(fixture.Database, load.Marker);
+        await DeleteAsync(load.Marker);
     }
 
     [Fact]
     public async Task ALockedTableAnswersUnavailableOnEveryProtocolBeforeTheRequestTimeoutOnPostgres()
     {
         fixture.EnsureAvailable();
-        await using (var admin = new NpgsqlConnection(new NpgsqlConnectionStringBuilder(fixture.Database.EffectiveConnectionString) { Pooling = false }.ConnectionString))
+        await using (var admin = AdminConnection())
         {
             await admin.OpenAsync(Token);
             await using var hold = await admin.BeginTransactionAsync(Token);
@@ -391,11 +391,13 @@ public sealed class PostgresFaultTests(PostgresServices fixture)
         }
     }
 
-    private static async Task DeleteAsync(DatabaseOptions database, string marker)
+    /// <summary>A connection of the test's own, outside any pool, to hold a lock or end the services' backends.</summary>
+    private NpgsqlConnection AdminConnection() =>
+        new(new NpgsqlConnectionStringBuilder(fixture.Database.EffectiveConnectionString) { Pooling = false }.ConnectionString);
+
+    private async Task DeleteAsync(string marker)
     {
-        var builder = new DbContextOptionsBuilder<LibraryDbContext>();
-        database.Configure(builder);
-        await using var db = new LibraryDbContext(builder.Options);
+        await using var db = fixture.OpenDatabase();
         await db.Authors.Where(a => a.Name.StartsWith(marker)).ExecuteDeleteAsync(Token);
     }
 }
