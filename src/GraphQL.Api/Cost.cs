@@ -7,7 +7,8 @@ namespace ProtocolBench.GraphQL.Api;
 
 /// <summary>
 /// The cost model for graphql-dotnet's complexity analyzer, checked at validation, before anything executes:
-/// 1 point per value in the response (scalar, object, list item) or per KiB of text, plus 1,000 per database round trip.
+/// 1 point per value in the response (scalar, object, list item) or per 64 bytes of text, plus 1,000 per database round
+/// trip. Text is counted by its bytes so that the limit bounds the response: at most about 110,000 × 64 B ≈ 7 MB.
 /// List multipliers come from the arguments that bound them (limit, take), clamped to the domain's maximum so an
 /// out-of-range argument still reaches the domain and gets its INVALID_ARGUMENT message, as on REST and gRPC.
 /// Send <c>GraphQL-Cost: report</c> to see a request's cost in <c>extensions.cost</c>.
@@ -20,9 +21,10 @@ internal static class Cost
     public const int BooksPerAuthor = 3;
 
     /// <summary>
-    /// Measured with GraphQL-Cost: report. The heaviest legitimate operations are ints(count: 100000) at 100,000 and
-    /// searchAuthors with the default limit 5,000 and every field at 81,000; 10% headroom lets them carry __typename
-    /// or a small second field. 200 aliased createAuthor cost at least 200,200 and are refused whole.
+    /// Measured with GraphQL-Cost: report. The heaviest legitimate operations are ints(count: 100000) at 100,000,
+    /// searchAuthors with the default limit 5,000 and every field at 81,000, and the PDF at 74,276; 10% headroom lets them
+    /// carry __typename or a small second field. 200 aliased createAuthor cost at least 200,200 and are refused whole, and
+    /// so are seven clones of 1 MiB (16,384 each): one request cannot ask for more text than about one PDF.
     /// </summary>
     public const int MaxComplexity = 110_000;
 
@@ -58,17 +60,22 @@ internal static class Cost
     public static FieldComplexityResult Ints(FieldImpactContext context) =>
         new(Math.Clamp(context.GetArgument<int?>("count", null) ?? 0, 1, Limits.IntsCountMax), 1);
 
-    /// <summary>clone: one point per KiB of the returned text.</summary>
+    /// <summary>The bytes one point of text stands for: about what a value (an id, a short name) costs in JSON.</summary>
+    public const int TextBytesPerPoint = 64;
+
+    /// <summary>clone: one point per 64 bytes of the returned text (its UTF-8 bytes: the text repeated count times).</summary>
     public static FieldComplexityResult Clone(FieldImpactContext context)
     {
-        long length = context.GetArgument<string?>("text", null)?.Length ?? 0;
+        long bytes = context.GetArgument<string?>("text", null) is { } text ? System.Text.Encoding.UTF8.GetByteCount(text) : 0;
         long count = context.GetArgument<int?>("count", null) ?? 0;
-        var chars = Math.Clamp(length * Math.Max(count, 0), 0, Limits.CloneOutputMaxChars);
-        return new(Math.Max(1, Math.Ceiling(chars / 1024.0)), 1);
+        var output = Math.Clamp(bytes * Math.Max(count, 0), 0, (long)Limits.CloneOutputMaxChars * 3);
+        return new(TextPoints(output), 1);
     }
 
-    /// <summary>A file: one point per KiB of its base64 text.</summary>
-    public static double Base64KiB(int bytes) => Math.Max(1, Math.Ceiling((bytes + 2) / 3 * 4 / 1024.0));
+    /// <summary>A file: one point per 64 bytes of its base64 text.</summary>
+    public static double Base64Text(int bytes) => TextPoints((bytes + 2L) / 3 * 4);
+
+    private static double TextPoints(long bytes) => Math.Max(1, Math.Ceiling(bytes / (double)TextBytesPerPoint));
 
     private static bool IsIntrospectionOnly(GraphQLOperationDefinition operation) =>
         operation.SelectionSet.Selections.All(s => s is GraphQLField f && (f.Name.Value == "__schema" || f.Name.Value == "__type" || f.Name.Value == "__typename"));

@@ -7,7 +7,9 @@ using GraphQL.Types;
 using GraphQL.Validation;
 using GraphQLParser.AST;
 using Microsoft.Net.Http.Headers;
+using GraphQL.Execution;
 using ProtocolBench.Shared.Domain;
+using ProtocolBench.Shared.Hosting;
 
 namespace ProtocolBench.GraphQL.Api;
 
@@ -18,9 +20,19 @@ namespace ProtocolBench.GraphQL.Api;
 /// (malformed JSON, a batch, parse or validation errors, depth or cost over the limit), with nothing executed;
 /// 405 for a mutation over GET; 413 for a body over 1 MiB; 415 for a body that is not JSON.
 /// </summary>
-public sealed class GraphQLEndpoint(IDocumentExecuter<ISchema> executer, IGraphQLTextSerializer serializer)
+public sealed class GraphQLEndpoint(IDocumentExecuter<ISchema> executer, IGraphQLTextSerializer serializer, IConfiguration configuration)
 {
     public const string Path = "/graphql";
+
+    /// <summary>At most this many errors are returned; the rest are counted in one more error.</summary>
+    public const int MaxErrors = 20;
+
+    /// <summary>
+    /// The engine's own budget for parsing, validating and executing ends a second before the server's request timeout, so
+    /// a request that runs out of time gets 504 with a GraphQL error (TIMEOUT) instead of an empty 504.
+    /// </summary>
+    private readonly TimeSpan _executionTimeout = TimeSpan.FromTicks(Math.Max(
+        ServiceDefaults.RequestTimeout(configuration).Ticks - TimeSpan.TicksPerSecond, ServiceDefaults.RequestTimeout(configuration).Ticks / 2));
 
     private const string GraphQLResponseJson = "application/graphql-response+json; charset=utf-8";
     private const string Json = "application/json; charset=utf-8";
@@ -105,6 +117,7 @@ public sealed class GraphQLEndpoint(IDocumentExecuter<ISchema> executer, IGraphQ
             RequestServices = http.RequestServices,
             UserContext = userContext,
             CancellationToken = http.RequestAborted,
+            Timeout = _executionTimeout,
         };
         if (queriesOnly)
         {
@@ -121,6 +134,7 @@ public sealed class GraphQLEndpoint(IDocumentExecuter<ISchema> executer, IGraphQ
 
         var response = http.Response;
         response.StatusCode = StatusOf(result);
+        LimitErrors(result);
         if (response.StatusCode == StatusCodes.Status405MethodNotAllowed)
         {
             response.Headers.Allow = "POST";
@@ -142,9 +156,31 @@ public sealed class GraphQLEndpoint(IDocumentExecuter<ISchema> executer, IGraphQ
             return StatusCodes.Status405MethodNotAllowed;
         }
 
+        if (result.Errors?.Any(e => e is TimeoutError) == true)
+        {
+            return StatusCodes.Status504GatewayTimeout;
+        }
+
         return result.Errors?.Any(e => e.Code == ClientErrors.Internal) == true
             ? StatusCodes.Status500InternalServerError
             : StatusCodes.Status400BadRequest;
+    }
+
+    private static void LimitErrors(ExecutionResult result)
+    {
+        if (result.Errors is not { Count: > MaxErrors } errors)
+        {
+            return;
+        }
+
+        var kept = new ExecutionErrors();
+        foreach (var error in errors.Take(MaxErrors))
+        {
+            kept.Add(error);
+        }
+
+        kept.Add(new ExecutionError($"{errors.Count - MaxErrors} more errors are not shown.") { Code = "TOO_MANY_ERRORS" });
+        result.Errors = kept;
     }
 
     private Task WriteRequestErrorAsync(HttpContext http, int status, string code, string message)

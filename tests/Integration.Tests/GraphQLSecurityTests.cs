@@ -120,6 +120,68 @@ public sealed class GraphQLSecurityTests(SqliteServices fixture)
         await AssertAliveAsync(Transport.Http);
     }
 
+    /// <summary>
+    /// Documents that ended the service, held it for minutes or grew it by gigabytes before the budgets of
+    /// <c>DocumentLimits.cs</c>; each under the 32 KiB document limit unless it is the one testing that limit.
+    /// </summary>
+    private static readonly Dictionary<string, (string Query, string Code)> Hostile = new()
+    {
+        ["a chain of 800 fragments"] = (Chain(800, spreads: 1), "FRAGMENTS_TOO_DEEP"),
+        ["40 fragments each spreading the next twice"] = (Chain(40, spreads: 2), "FRAGMENTS_TOO_DEEP"),
+        ["300 fragments spread once each"] = (
+            "query { " + Join(300, i => $"...f{i}") + " } " + Join(300, i => $"fragment f{i} on Query {{ a{i}: __typename }}"),
+            "TOO_MANY_FRAGMENT_SPREADS"),
+        ["500 conflicting aliases"] = ("{ " + Join(500, i => $"x: ints(count: {i})") + " }", "TOO_MANY_FIELD_MERGES"),
+        ["inline fragments nested 2,000 deep"] = (
+            "{ " + string.Concat(Enumerable.Repeat("... on Query { ", 2_000)) + "__typename" + new string('}', 2_000) + " }",
+            "DOCUMENT_TOO_DEEP"),
+        ["the 20,000-fragment chain (758 KB)"] = (Chain(20_000, spreads: 1), "DOCUMENT_TOO_LONG"),
+        ["3,000 repeated arguments"] = ("{ ints(" + Join(3_000, _ => "count: 1", ", ") + ") }", "TOO_MANY_ERRORS"),
+        ["1,800 @skip on one field"] = ("{ intMax " + string.Concat(Enumerable.Repeat("@skip(if: false) ", 1_800)) + "}", "TOO_MANY_ERRORS"),
+    };
+
+    public static readonly TheoryData<string> HostileDocuments = [.. Hostile.Keys];
+
+    [Theory]
+    [MemberData(nameof(HostileDocuments))]
+    public async Task HostileDocumentsAreRefusedBeforeTheyCostAnything(string document)
+    {
+        var (query, code) = Hostile[document];
+        var before = await fixture.CountRowsAsync();
+        (HttpStatusCode Status, JsonElement Body) answer = default;
+        var started = Stopwatch.StartNew();
+        var memory = await PeakMemory.DuringAsync(GraphQLService, async () => answer = await PostAsync(Transport.Http, query));
+        TestContext.Current.TestOutputHelper?.WriteLine($"{document}: {answer.Status} in {started.Elapsed.TotalSeconds:F2} s, memory {memory}");
+
+        Assert.Equal(HttpStatusCode.BadRequest, answer.Status);
+        var errors = answer.Body.GetProperty("errors").EnumerateArray().ToList();
+        Assert.InRange(errors.Count, 1, MaxErrorsReturned + 1);
+        Assert.Contains(errors, e => e.GetProperty("extensions").GetProperty("code").GetString() == code);
+        Assert.True(memory.GrowthMiB < PeakMemory.BoundMiB, $"{document} grew the service by {memory}.");
+        Assert.Equal(before, await fixture.CountRowsAsync());
+        await AssertAliveAsync(Transport.Http);
+    }
+
+    [Fact]
+    public async Task OneRequestCannotAskForMoreTextThanAboutOnePdf()
+    {
+        // 100 aliased clones of 1 KiB × 1,024 cost 102,400 when text was counted per KiB, and answered 100 MiB.
+        var text = new string('a', 1_024);
+        var query = "query($t: String) { " + Join(100, i => $"c{i}: clone(text: $t, count: 1024)") + " }";
+        (HttpStatusCode Status, JsonElement Body) answer = default;
+        var memory = await PeakMemory.DuringAsync(GraphQLService, async () => answer = await PostAsync(Transport.Http, query, new { t = text }));
+        Assert.Equal(HttpStatusCode.BadRequest, answer.Status);
+        Assert.Equal("COMPLEXITY", answer.Body.GetProperty("errors")[0].GetProperty("extensions").GetProperty("code").GetString());
+        Assert.True(memory.GrowthMiB < PeakMemory.BoundMiB, $"grew the service by {memory}.");
+
+        // The PDF (4.7 MB of base64) still fits, alone.
+        var (status, body) = await PostAsync(Transport.Http, "{ pdf { data } }");
+        Assert.Equal(HttpStatusCode.OK, status);
+        Assert.Equal(Expected.Pdf, body.GetProperty("data").GetProperty("pdf").GetProperty("data").GetBytesFromBase64());
+        (status, _) = await PostAsync(Transport.Http, "{ a: pdf { data } b: pdf { data } }");
+        Assert.Equal(HttpStatusCode.BadRequest, status);
+    }
+
     [Fact]
     public async Task Int32OverflowLiteralIsAnInvalidArgument()
     {
@@ -151,10 +213,24 @@ public sealed class GraphQLSecurityTests(SqliteServices fixture)
         Timeout = TimeSpan.FromSeconds(30),
     };
 
-    private async Task<(HttpStatusCode Status, JsonElement Body)> PostAsync(Transport transport, string query)
+    /// <summary>GraphQLEndpoint.MaxErrors: the errors after these are counted in one more.</summary>
+    private const int MaxErrorsReturned = 20;
+
+    private ServiceProcess GraphQLService => fixture.Services.Processes.Single(p => p.Spec.Protocol == Protocol.GraphQL);
+
+    private static string Join(int count, Func<int, string> item, string separator = " ") =>
+        string.Join(separator, Enumerable.Range(0, count).Select(item));
+
+    /// <summary>query { ...f0 } with fragment fi spreading f(i+1) <paramref name="spreads"/> times, down to f<paramref name="length"/>.</summary>
+    private static string Chain(int length, int spreads) =>
+        "query { ...f0 } "
+        + Join(length, i => $"fragment f{i} on Query {{ {Join(spreads, _ => $"...f{i + 1}")} }}")
+        + $" fragment f{length} on Query {{ __typename }}";
+
+    private async Task<(HttpStatusCode Status, JsonElement Body)> PostAsync(Transport transport, string query, object? variables = null)
     {
         using var http = Http(transport);
-        using var response = await http.PostAsJsonAsync("graphql", new { query }, Token);
+        using var response = await http.PostAsJsonAsync("graphql", new { query, variables }, Token);
         var body = await response.Content.ReadFromJsonAsync<JsonElement>(Token);
         Assert.DoesNotContain(" at ProtocolBench", body.GetRawText());
         return (response.StatusCode, body);

@@ -35,12 +35,12 @@ internal static class PayloadQueries
         // The paper's Web API returned files inside JSON as base64; GraphQL has no binary form, so this is the only one.
         query.Field<FileType, FilePayload>("textFile")
             .Description("The 455 KiB UTF-8 text file, byte-exact, base64 in JSON.")
-            .WithComplexityImpact(Cost.Base64KiB(files.IsAvailable ? files.Text.Length : 0), 1)
+            .WithComplexityImpact(Cost.Base64Text(files.IsAvailable ? files.Text.Length : 0), 1)
             .Resolve(_ => new FilePayload(PayloadFiles.TextFileName, "text/plain; charset=utf-8", files.Text));
 
         query.Field<FileType, FilePayload>("pdf")
             .Description("The 3.4 MiB PDF, byte-exact, base64 in JSON.")
-            .WithComplexityImpact(Cost.Base64KiB(files.IsAvailable ? files.Pdf.Length : 0), 1)
+            .WithComplexityImpact(Cost.Base64Text(files.IsAvailable ? files.Pdf.Length : 0), 1)
             .Resolve(_ => new FilePayload(PayloadFiles.PdfFileName, "application/pdf", files.Pdf));
 
         return query;

@@ -1,0 +1,33 @@
+using ProtocolBench.Lab.Services;
+
+namespace ProtocolBench.Integration.Tests.Infrastructure;
+
+/// <summary>
+/// A service's resident memory around a hostile input, read from Linux's own accounting: the peak (VmHWM, reset first
+/// through /proc/PID/clear_refs) while the input runs, and the resident set (VmRSS) some time after.
+/// </summary>
+public sealed record PeakMemory(long BeforeMiB, long PeakMiB)
+{
+    /// <summary>The bound: one hostile request may not add more than this to a service.</summary>
+    public const long BoundMiB = 256;
+
+    public long GrowthMiB => PeakMiB - BeforeMiB;
+
+    public static async Task<PeakMemory> DuringAsync(ServiceProcess service, Func<Task> hostile)
+    {
+        await File.WriteAllTextAsync($"/proc/{service.Id}/clear_refs", "5");
+        var before = ResidentMiB(service);
+        await hostile();
+        return new PeakMemory(before, Read(service, "VmHWM"));
+    }
+
+    public static long ResidentMiB(ServiceProcess service) => Read(service, "VmRSS");
+
+    private static long Read(ServiceProcess service, string field)
+    {
+        var line = File.ReadLines($"/proc/{service.Id}/status").Single(l => l.StartsWith(field + ":", StringComparison.Ordinal));
+        return long.Parse(line[(field.Length + 1)..].Trim().Split(' ')[0]) / 1024;
+    }
+
+    public override string ToString() => $"{BeforeMiB} → peak {PeakMiB} MiB (+{GrowthMiB})";
+}
