@@ -14,11 +14,16 @@ using ProtocolBench.Shared.Hosting;
 namespace ProtocolBench.GraphQL.Api;
 
 /// <summary>
-/// GraphQL over HTTP, written here because GraphQL.Server.Transports.AspNetCore is not on the package source.
-/// POST application/json {query, variables, operationName}; GET ?query=&amp;variables=&amp;operationName= for queries only.
-/// Status: 200 once the operation executed (field errors are in <c>errors</c>); 400 for a request that is not valid
-/// (malformed JSON, a batch, parse or validation errors, depth or cost over the limit), with nothing executed;
-/// 405 for a mutation over GET; 413 for a body over 1 MiB; 415 for a body that is not JSON.
+/// GraphQL over HTTP (the GraphQL Foundation's spec, the 2025 working draft: graphql-over-http@127bbfd), written here
+/// because GraphQL.Server.Transports.AspNetCore is not on the package source.
+/// POST application/json (UTF-8) {query, variables, operationName, extensions}; GET ?query=&amp;variables=&amp;operationName=
+/// for queries only. The response type follows Accept (by quality): application/graphql-response+json when it is
+/// preferred; application/json when that is, or for a wildcard or no Accept; 406 when neither is acceptable.
+/// With application/graphql-response+json: 200 once the operation executed (field errors are in <c>errors</c>); 400 for a
+/// document that does not parse or validate or variables that do not coerce, with nothing executed; 504 when the
+/// execution budget ran out. With application/json the spec asks for 200 for every well-formed request, and those
+/// answers are 200 with <c>errors</c>. Either way: 400 for a request that is not well-formed (malformed JSON, no query,
+/// a batch); 405 for a mutation over GET; 413 for a body over 1 MiB; 415 for a body that is not UTF-8 JSON.
 /// </summary>
 public sealed class GraphQLEndpoint(IDocumentExecuter<ISchema> executer, IGraphQLTextSerializer serializer, IConfiguration configuration)
 {
@@ -39,10 +44,18 @@ public sealed class GraphQLEndpoint(IDocumentExecuter<ISchema> executer, IGraphQ
 
     public async Task PostAsync(HttpContext http)
     {
-        if (!MediaTypeHeaderValue.TryParse(http.Request.ContentType, out var contentType)
-            || !contentType.MediaType.Equals("application/json", StringComparison.OrdinalIgnoreCase))
+        if (Negotiate(http.Request) is not { } responseType)
         {
-            await WriteRequestErrorAsync(http, StatusCodes.Status415UnsupportedMediaType, "UNSUPPORTED_MEDIA_TYPE", "Send the request as Content-Type: application/json.");
+            await WriteNotAcceptableAsync(http);
+            return;
+        }
+
+        if (!MediaTypeHeaderValue.TryParse(http.Request.ContentType, out var contentType)
+            || !contentType.MediaType.Equals("application/json", StringComparison.OrdinalIgnoreCase)
+            || !IsUtf8(contentType.Charset))
+        {
+            await WriteRequestErrorAsync(http, responseType, StatusCodes.Status415UnsupportedMediaType, "UNSUPPORTED_MEDIA_TYPE",
+                "Send the request as UTF-8 JSON: Content-Type: application/json (with no charset, or charset=utf-8).");
             return;
         }
 
@@ -52,7 +65,7 @@ public sealed class GraphQLEndpoint(IDocumentExecuter<ISchema> executer, IGraphQ
             // Batching is off: a JSON array is refused before anything is parsed or executed.
             if (await StartsWithArrayAsync(http.Request.BodyReader, http.RequestAborted))
             {
-                await WriteRequestErrorAsync(http, StatusCodes.Status400BadRequest, "BATCHING_NOT_SUPPORTED", "Batched requests (a JSON array) are not accepted; send one request object.");
+                await WriteRequestErrorAsync(http, responseType, StatusCodes.Status400BadRequest, "BATCHING_NOT_SUPPORTED", "Batched requests (a JSON array) are not accepted; send one request object.");
                 return;
             }
 
@@ -62,8 +75,8 @@ public sealed class GraphQLEndpoint(IDocumentExecuter<ISchema> executer, IGraphQ
         {
             // Kestrel's MaxRequestBodySize (Limits.RequestBodyMaxBytes) stops the read with 413; keep Kestrel's status.
             await (e.StatusCode == StatusCodes.Status413PayloadTooLarge
-                ? WriteRequestErrorAsync(http, e.StatusCode, "REQUEST_TOO_LARGE", $"The request body is larger than {Limits.RequestBodyMaxBytes} bytes.")
-                : WriteRequestErrorAsync(http, e.StatusCode, "BAD_REQUEST", "The request body could not be read."));
+                ? WriteRequestErrorAsync(http, responseType, e.StatusCode, "REQUEST_TOO_LARGE", $"The request body is larger than {Limits.RequestBodyMaxBytes} bytes.")
+                : WriteRequestErrorAsync(http, responseType, e.StatusCode, "BAD_REQUEST", "The request body could not be read."));
             return;
         }
         catch (JsonException)
@@ -73,15 +86,21 @@ public sealed class GraphQLEndpoint(IDocumentExecuter<ISchema> executer, IGraphQ
 
         if (request is null)
         {
-            await WriteRequestErrorAsync(http, StatusCodes.Status400BadRequest, "INVALID_JSON", "The body is not a JSON object with query, variables and operationName.");
+            await WriteRequestErrorAsync(http, responseType, StatusCodes.Status400BadRequest, "INVALID_JSON", "The body is not a JSON object with query, variables and operationName.");
             return;
         }
 
-        await ExecuteAsync(http, request, queriesOnly: false);
+        await ExecuteAsync(http, responseType, request, queriesOnly: false);
     }
 
     public async Task GetAsync(HttpContext http)
     {
+        if (Negotiate(http.Request) is not { } responseType)
+        {
+            await WriteNotAcceptableAsync(http);
+            return;
+        }
+
         var parameters = http.Request.Query;
         Inputs? variables = null;
         if (parameters["variables"].ToString() is { Length: > 0 } json)
@@ -92,7 +111,7 @@ public sealed class GraphQLEndpoint(IDocumentExecuter<ISchema> executer, IGraphQ
             }
             catch (JsonException)
             {
-                await WriteRequestErrorAsync(http, StatusCodes.Status400BadRequest, "INVALID_JSON", "The variables parameter is not a JSON object.");
+                await WriteRequestErrorAsync(http, responseType, StatusCodes.Status400BadRequest, "INVALID_JSON", "The variables parameter is not a JSON object.");
                 return;
             }
         }
@@ -103,11 +122,17 @@ public sealed class GraphQLEndpoint(IDocumentExecuter<ISchema> executer, IGraphQ
             OperationName = parameters["operationName"].ToString() is { Length: > 0 } name ? name : null,
             Variables = variables,
         };
-        await ExecuteAsync(http, request, queriesOnly: true);
+        await ExecuteAsync(http, responseType, request, queriesOnly: true);
     }
 
-    private async Task ExecuteAsync(HttpContext http, GraphQLRequest request, bool queriesOnly)
+    private async Task ExecuteAsync(HttpContext http, ResponseType responseType, GraphQLRequest request, bool queriesOnly)
     {
+        if (string.IsNullOrEmpty(request.Query))
+        {
+            await WriteRequestErrorAsync(http, responseType, StatusCodes.Status400BadRequest, "QUERY_MISSING", "The request has no query.");
+            return;
+        }
+
         var userContext = new Dictionary<string, object?>();
         var options = new ExecutionOptions
         {
@@ -133,27 +158,33 @@ public sealed class GraphQLEndpoint(IDocumentExecuter<ISchema> executer, IGraphQ
         }
 
         var response = http.Response;
-        response.StatusCode = StatusOf(result);
+        response.StatusCode = StatusOf(result, responseType);
         LimitErrors(result);
         if (response.StatusCode == StatusCodes.Status405MethodNotAllowed)
         {
             response.Headers.Allow = "POST";
         }
 
-        response.ContentType = ContentTypeFor(http.Request);
+        response.ContentType = ContentTypeOf(responseType);
         await serializer.WriteAsync(response.Body, result, http.RequestAborted);
     }
 
-    private static int StatusOf(ExecutionResult result)
+    private static int StatusOf(ExecutionResult result, ResponseType responseType)
+    {
+        // The spec's GET rule holds for both types: a mutation over GET is 405.
+        if (result.Errors?.Any(e => e is QueriesOnlyError) == true)
+        {
+            return StatusCodes.Status405MethodNotAllowed;
+        }
+
+        return responseType == ResponseType.Json ? StatusCodes.Status200OK : GraphQLResponseStatusOf(result);
+    }
+
+    private static int GraphQLResponseStatusOf(ExecutionResult result)
     {
         if (result.Executed)
         {
             return StatusCodes.Status200OK;
-        }
-
-        if (result.Errors?.Any(e => e is QueriesOnlyError) == true)
-        {
-            return StatusCodes.Status405MethodNotAllowed;
         }
 
         if (result.Errors?.Any(e => e is TimeoutError) == true)
@@ -183,19 +214,60 @@ public sealed class GraphQLEndpoint(IDocumentExecuter<ISchema> executer, IGraphQ
         result.Errors = kept;
     }
 
-    private Task WriteRequestErrorAsync(HttpContext http, int status, string code, string message)
+    private Task WriteRequestErrorAsync(HttpContext http, ResponseType responseType, int status, string code, string message)
     {
         http.Response.StatusCode = status;
-        http.Response.ContentType = ContentTypeFor(http.Request);
+        http.Response.ContentType = ContentTypeOf(responseType);
         var result = new ExecutionResult(new ExecutionError(message) { Code = code });
         return serializer.WriteAsync(http.Response.Body, result, http.RequestAborted);
     }
 
-    // GraphQL over HTTP: application/graphql-response+json when the client asks for it, else application/json.
-    private static string ContentTypeFor(HttpRequest request) =>
-        request.Headers.Accept.ToString().Contains("application/graphql-response+json", StringComparison.OrdinalIgnoreCase)
-            ? GraphQLResponseJson
-            : Json;
+    private Task WriteNotAcceptableAsync(HttpContext http) =>
+        WriteRequestErrorAsync(http, ResponseType.Json, StatusCodes.Status406NotAcceptable, "NOT_ACCEPTABLE",
+            "Accept application/graphql-response+json or application/json.");
+
+    /// <summary>The response types. Without Accept, or for a wildcard, application/json: what a client that predates the spec reads.</summary>
+    private enum ResponseType
+    {
+        GraphQLResponse,
+        Json,
+    }
+
+    private static string ContentTypeOf(ResponseType type) => type == ResponseType.GraphQLResponse ? GraphQLResponseJson : Json;
+
+    /// <summary>
+    /// The highest-quality type in Accept that the server supports; application/json without Accept or for a wildcard
+    /// (the graphql-http audit's SHOULDs); null when nothing acceptable is supported (406).
+    /// </summary>
+    private static ResponseType? Negotiate(HttpRequest request)
+    {
+        if (request.Headers.Accept.Count == 0 || !MediaTypeHeaderValue.TryParseList(request.Headers.Accept, out var accepted))
+        {
+            return request.Headers.Accept.Count == 0 ? ResponseType.Json : null;
+        }
+
+        foreach (var type in accepted.Where(t => (t.Quality ?? 1) > 0).OrderByDescending(t => t.Quality ?? 1))
+        {
+            var mediaType = type.MediaType.Value ?? "";
+            if (mediaType.Equals("application/graphql-response+json", StringComparison.OrdinalIgnoreCase))
+            {
+                return ResponseType.GraphQLResponse;
+            }
+
+            if (mediaType.Equals("application/json", StringComparison.OrdinalIgnoreCase)
+                || mediaType is "*/*" || mediaType.Equals("application/*", StringComparison.OrdinalIgnoreCase))
+            {
+                return ResponseType.Json;
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>No charset means UTF-8 (the spec's MUST); any other charset is refused, as REST refuses it.</summary>
+    private static bool IsUtf8(Microsoft.Extensions.Primitives.StringSegment charset) =>
+        !charset.HasValue || HeaderUtilities.RemoveQuotes(charset) is var name
+        && (name.Equals("utf-8", StringComparison.OrdinalIgnoreCase) || name.Equals("utf8", StringComparison.OrdinalIgnoreCase));
 
     /// <summary>Looks at the first non-whitespace byte of the body without consuming it.</summary>
     private static async Task<bool> StartsWithArrayAsync(PipeReader body, CancellationToken cancellationToken)

@@ -1,4 +1,7 @@
+using System.Text;
 using Microsoft.AspNetCore.Mvc;
+using Microsoft.AspNetCore.Mvc.Formatters;
+using Microsoft.AspNetCore.Mvc.ModelBinding.Metadata;
 using ProtocolBench.Shared.Domain;
 using ProtocolBench.Shared.Hosting;
 
@@ -22,7 +25,30 @@ public static class RestApiExtensions
                 problem.Extensions["code"] = "INVALID_ARGUMENT";
                 return new BadRequestObjectResult(problem) { ContentTypes = { "application/problem+json" } };
             });
-        builder.Services.AddProblemDetails(o => o.CustomizeProblemDetails = c => c.ProblemDetails.Extensions.Remove("traceId"));
+        builder.Services.PostConfigure<MvcOptions>(o =>
+        {
+            // One rule for text on every protocol: the domain judges what was sent, so "   " reads "must contain a visible
+            // character" here too (MVC would turn it into null first), and a request body is UTF-8 JSON (MVC would also
+            // transcode UTF-16; GraphQL and gRPC take UTF-8 only): another charset is 415.
+            o.ModelMetadataDetailsProviders.Add(new TextAsSent());
+            foreach (var encodings in o.InputFormatters.OfType<SystemTextJsonInputFormatter>().Select(f => f.SupportedEncodings))
+            {
+                foreach (var other in encodings.Where(e => e.CodePage != Encoding.UTF8.CodePage).ToList())
+                {
+                    encodings.Remove(other);
+                }
+            }
+        });
+        builder.Services.AddProblemDetails(o => o.CustomizeProblemDetails = c =>
+        {
+            c.ProblemDetails.Extensions.Remove("traceId");
+            if (c.ProblemDetails.Status == StatusCodes.Status415UnsupportedMediaType)
+            {
+                // The same words as GraphQL's 415.
+                c.ProblemDetails.Detail = "Send the request as UTF-8 JSON: Content-Type: application/json (with no charset, or charset=utf-8).";
+                c.ProblemDetails.Extensions["code"] = "UNSUPPORTED_MEDIA_TYPE";
+            }
+        });
         // Kestrel's own refusals (413 body too large, 408 slow body) keep their status instead of becoming a 500.
         builder.Services.Configure<ExceptionHandlerOptions>(o => o.StatusCodeSelector = e =>
             e is BadHttpRequestException bad ? bad.StatusCode : StatusCodes.Status500InternalServerError);
@@ -73,5 +99,17 @@ internal sealed class DomainExceptionFilter : Microsoft.AspNetCore.Mvc.Filters.I
         };
         context.Result = new ObjectResult(problem) { StatusCode = status, ContentTypes = { "application/problem+json" } };
         context.ExceptionHandled = true;
+    }
+}
+
+/// <summary>Query-string text reaches the domain as sent: empty or white space is not turned into null.</summary>
+internal sealed class TextAsSent : IDisplayMetadataProvider
+{
+    public void CreateDisplayMetadata(DisplayMetadataProviderContext context)
+    {
+        if (context.Key.ModelType == typeof(string))
+        {
+            context.DisplayMetadata.ConvertEmptyStringToNull = false;
+        }
     }
 }

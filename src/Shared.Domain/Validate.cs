@@ -1,3 +1,6 @@
+using System.Globalization;
+using System.Text;
+
 namespace ProtocolBench.Shared.Domain;
 
 /// <summary>Argument checks that run before any allocation or query. Messages are what clients read.</summary>
@@ -22,6 +25,11 @@ public static class Validate
         }
     }
 
+    /// <summary>
+    /// Text of 1 to <paramref name="maxLength"/> UTF-16 units, valid Unicode. Names, countries and search phrases also need a
+    /// visible character and no control characters: text made only of white space, zero-width or other format characters
+    /// (U+200B, U+FEFF) is refused on every protocol alike. <paramref name="allowControl"/> is for payload text, taken as is.
+    /// </summary>
     public static string Text(string field, string? value, int maxLength, bool allowControl = false)
     {
         if (string.IsNullOrEmpty(value))
@@ -52,6 +60,24 @@ public static class Validate
             }
         }
 
+        if (!allowControl && !HasVisibleCharacter(value))
+        {
+            throw DomainException.Invalid(field, $"{field} must contain a visible character (not only white space or invisible characters).");
+        }
+
         return value;
+    }
+
+    private static bool HasVisibleCharacter(string value)
+    {
+        foreach (var rune in value.EnumerateRunes())
+        {
+            if (!Rune.IsWhiteSpace(rune) && Rune.GetUnicodeCategory(rune) is not (UnicodeCategory.Format or UnicodeCategory.Control))
+            {
+                return true;
+            }
+        }
+
+        return false;
     }
 }

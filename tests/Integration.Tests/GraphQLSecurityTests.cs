@@ -207,10 +207,12 @@ public sealed class GraphQLSecurityTests(SqliteServices fixture)
             "dotnet run --project src/GraphQL.Api -- --export-schema src/GraphQL.Api/schema.graphql");
     }
 
+    /// <summary>A client asking for application/graphql-response+json, whose status codes tell a refused request (400) apart.</summary>
     private HttpClient Http(Transport transport) => new(ClientHandlers.Create(fixture.ClientOptions, new WireCounter()))
     {
         BaseAddress = fixture.Addresses.BaseUri(Protocol.GraphQL, transport),
         Timeout = TimeSpan.FromSeconds(30),
+        DefaultRequestHeaders = { Accept = { new("application/graphql-response+json") } },
     };
 
     /// <summary>GraphQLEndpoint.MaxErrors: the errors after these are counted in one more.</summary>
