@@ -71,12 +71,12 @@ public sealed class GraphQLEndpoint(IDocumentExecuter<ISchema> executer, IGraphQ
 
             request = await serializer.ReadAsync<GraphQLRequest>(http.Request.Body, http.RequestAborted);
         }
-        catch (BadHttpRequestException e)
+        catch (Exception e) when (MalformedRequests.StatusOf(e) is { } status)
         {
-            // Kestrel's MaxRequestBodySize (Limits.RequestBodyMaxBytes) stops the read with 413; keep Kestrel's status.
-            await (e.StatusCode == StatusCodes.Status413PayloadTooLarge
-                ? WriteRequestErrorAsync(http, responseType, e.StatusCode, "REQUEST_TOO_LARGE", $"The request body is larger than {Limits.RequestBodyMaxBytes} bytes.")
-                : WriteRequestErrorAsync(http, responseType, e.StatusCode, "BAD_REQUEST", "The request body could not be read."));
+            // Kestrel's MaxRequestBodySize (Limits.RequestBodyMaxBytes) stops the read with 413; broken framing is 400.
+            await (status == StatusCodes.Status413PayloadTooLarge
+                ? WriteRequestErrorAsync(http, responseType, status, "REQUEST_TOO_LARGE", $"The request body is larger than {Limits.RequestBodyMaxBytes} bytes.")
+                : WriteRequestErrorAsync(http, responseType, status, "BAD_REQUEST", "The request could not be read: its framing or body is malformed."));
             return;
         }
         catch (JsonException)

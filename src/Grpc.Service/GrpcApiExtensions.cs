@@ -1,3 +1,7 @@
+using System.IO.Compression;
+using Grpc.AspNetCore.Server.Model;
+using Grpc.Net.Compression;
+using Microsoft.Extensions.DependencyInjection.Extensions;
 using Grpc.AspNetCore.HealthChecks;
 using ProtocolBench.Grpc.Service.Services;
 using ProtocolBench.Shared.Domain;
@@ -23,6 +27,13 @@ public static class GrpcApiExtensions
                 o.MaxSendMessageSize = MaxSendMessageBytes;
                 // A client sees the domain message or "Exception was thrown by handler.", never exception details.
                 o.EnableDetailedErrors = false;
+                // grpc-dotnet's own two, checked (CheckedRequests.cs): corrupt data is INVALID_ARGUMENT, and no more than
+                // the receive limit is decompressed.
+                o.CompressionProviders =
+                [
+                    new CheckedCompressionProvider(new GzipCompressionProvider(CompressionLevel.Fastest), Limits.RequestBodyMaxBytes),
+                    new CheckedCompressionProvider(new DeflateCompressionProvider(CompressionLevel.Fastest), Limits.RequestBodyMaxBytes),
+                ];
             })
             // Only the project's services: the health Watch stream is meant to outlive any maximum call duration.
             .AddServiceOptions<PayloadsService>(o => o.Interceptors.Add<ErrorInterceptor>())
@@ -36,6 +47,11 @@ public static class GrpcApiExtensions
             o.Services.Map(AuthorsService.ServiceName, IsReadiness);
         });
         builder.Services.AddGrpcReflection();
+
+        // Every service (ours, health, reflection) bound with checked request marshallers instead of grpc-dotnet's binder;
+        // last, because each AddGrpc* call above registers grpc-dotnet's binder again.
+        builder.Services.RemoveAll(typeof(IServiceMethodProvider<>));
+        builder.Services.AddSingleton(typeof(IServiceMethodProvider<>), typeof(CheckedRequestsMethodProvider<>));
         return builder;
     }
 

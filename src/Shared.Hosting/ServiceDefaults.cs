@@ -81,9 +81,10 @@ public static class ServiceDefaults
     public static TimeSpan RequestTimeout(IConfiguration configuration) =>
         TimeSpan.FromSeconds(configuration.GetValue("Requests:TimeoutSeconds", 30));
 
-    /// <summary>Middleware every HTTP service runs first: the server-side request timeout.</summary>
+    /// <summary>Middleware every HTTP service runs first: the server-side request timeout, and 4xx for malformed framing.</summary>
     public static WebApplication UseServiceDefaults(this WebApplication app)
     {
+        app.UseMalformedRequestAnswers();
         app.UseRequestTimeouts();
         return app;
     }
