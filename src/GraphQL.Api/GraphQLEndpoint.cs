@@ -9,6 +9,7 @@ using GraphQLParser.AST;
 using Microsoft.Net.Http.Headers;
 using GraphQL.Execution;
 using ProtocolBench.Shared.Domain;
+using ProtocolBench.Shared.Domain.Payloads;
 using ProtocolBench.Shared.Hosting;
 
 namespace ProtocolBench.GraphQL.Api;
@@ -25,7 +26,8 @@ namespace ProtocolBench.GraphQL.Api;
 /// answers are 200 with <c>errors</c>. Either way: 400 for a request that is not well-formed (malformed JSON, no query,
 /// a batch); 405 for a mutation over GET; 413 for a body over 1 MiB; 415 for a body that is not UTF-8 JSON.
 /// </summary>
-public sealed class GraphQLEndpoint(IDocumentExecuter<ISchema> executer, IGraphQLTextSerializer serializer, IConfiguration configuration)
+public sealed class GraphQLEndpoint(
+    IDocumentExecuter<ISchema> executer, IGraphQLTextSerializer serializer, IConfiguration configuration, ResponseBudget budget, PayloadFiles files)
 {
     public const string Path = "/graphql";
 
@@ -143,6 +145,7 @@ public sealed class GraphQLEndpoint(IDocumentExecuter<ISchema> executer, IGraphQ
             UserContext = userContext,
             CancellationToken = http.RequestAborted,
             Timeout = _executionTimeout,
+            Listeners = { new ResponseBudgetListener(budget, files, http) },
         };
         if (queriesOnly)
         {

@@ -20,6 +20,7 @@ public static class GrpcApiExtensions
             .Validate(o => o.MaxCallDuration > TimeSpan.Zero, "Grpc:MaxCallDuration must be positive.")
             .ValidateOnStart();
         builder.Services.AddSingleton<ErrorInterceptor>();
+        builder.Services.AddSingleton<ResponseBudgetInterceptor>();
         builder.Services.AddGrpc(o =>
             {
                 // Both limits set explicitly: requests are capped like every protocol's body (docs/limits-and-errors.md); replies must fit the 3.4 MiB PDF.
@@ -36,8 +37,16 @@ public static class GrpcApiExtensions
                 ];
             })
             // Only the project's services: the health Watch stream is meant to outlive any maximum call duration.
-            .AddServiceOptions<PayloadsService>(o => o.Interceptors.Add<ErrorInterceptor>())
-            .AddServiceOptions<AuthorsService>(o => o.Interceptors.Add<ErrorInterceptor>());
+            .AddServiceOptions<PayloadsService>(o =>
+            {
+                o.Interceptors.Add<ErrorInterceptor>();
+                o.Interceptors.Add<ResponseBudgetInterceptor>();
+            })
+            .AddServiceOptions<AuthorsService>(o =>
+            {
+                o.Interceptors.Add<ErrorInterceptor>();
+                o.Interceptors.Add<ResponseBudgetInterceptor>();
+            });
 
         // grpc.health.v1.Health runs the same "ready" checks as /healthz: database and payload files.
         builder.Services.AddGrpcHealthChecks(o =>
@@ -57,6 +66,7 @@ public static class GrpcApiExtensions
 
     public static WebApplication MapGrpcApi(this WebApplication app)
     {
+        app.UseResponseBudget();
         app.MapGrpcService<PayloadsService>();
         app.MapGrpcService<AuthorsService>();
         app.MapGrpcHealthChecksService();

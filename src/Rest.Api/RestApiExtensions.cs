@@ -11,7 +11,11 @@ public static class RestApiExtensions
 {
     public static WebApplicationBuilder AddRestApi(this WebApplicationBuilder builder)
     {
-        builder.Services.AddControllers(o => o.Filters.Add<DomainExceptionFilter>())
+        builder.Services.AddControllers(o =>
+            {
+                o.Filters.Add<DomainExceptionFilter>();
+                o.Filters.Add<ResponseBudgetFilter>();
+            })
             // The serializer's own messages name internal types ("could not be converted to ...AuthorInput"); say less.
             .AddJsonOptions(o => o.AllowInputFormatterExceptionMessages = false)
             .ConfigureApiBehaviorOptions(o => o.InvalidModelStateResponseFactory = context =>

@@ -1,0 +1,32 @@
+using Microsoft.AspNetCore.Mvc.Controllers;
+using Microsoft.AspNetCore.Mvc.Filters;
+using ProtocolBench.Rest.Api.Controllers;
+using ProtocolBench.Shared.Domain;
+using ProtocolBench.Shared.Domain.Payloads;
+using ProtocolBench.Shared.Hosting;
+
+namespace ProtocolBench.Rest.Api;
+
+/// <summary>Reserves each action's largest possible answer from the <see cref="ResponseBudget"/> before the action runs.</summary>
+internal sealed class ResponseBudgetFilter(ResponseBudget budget, PayloadFiles files) : IAsyncActionFilter
+{
+    public async Task OnActionExecutionAsync(ActionExecutingContext context, ActionExecutionDelegate next)
+    {
+        await budget.ReserveForAsync(context.HttpContext, SizeOf(context), context.HttpContext.RequestAborted);
+        await next();
+    }
+
+    private long SizeOf(ActionExecutingContext context) => (context.ActionDescriptor as ControllerActionDescriptor)?.ActionName switch
+    {
+        nameof(PayloadsController.Clone) => ResponseSize.Clone(Argument<string>(context, "text")?.Length, Argument<int?>(context, "count")),
+        nameof(PayloadsController.Ints) => ResponseSize.Ints(Argument<int?>(context, "count")),
+        nameof(PayloadsController.TextFile) or nameof(PayloadsController.TextFileRaw) => files.IsAvailable ? files.Text.Length : 0,
+        nameof(PayloadsController.Pdf) or nameof(PayloadsController.PdfRaw) => files.IsAvailable ? files.Pdf.Length : 0,
+        nameof(AuthorsController.Search) => ResponseSize.Search(Argument<int?>(context, "limit")),
+        nameof(AuthorsController.List) => ResponseSize.List(Argument<int?>(context, "take")),
+        _ => 0,
+    };
+
+    private static T? Argument<T>(ActionExecutingContext context, string name) =>
+        context.ActionArguments.TryGetValue(name, out var value) && value is T typed ? typed : default;
+}
