@@ -2,12 +2,12 @@ using System.Buffers;
 using System.IO.Pipelines;
 using System.Text.Json;
 using GraphQL;
+using GraphQL.Execution;
 using GraphQL.Transport;
 using GraphQL.Types;
 using GraphQL.Validation;
 using GraphQLParser.AST;
 using Microsoft.Net.Http.Headers;
-using GraphQL.Execution;
 using ProtocolBench.Shared.Domain;
 using ProtocolBench.Shared.Domain.Payloads;
 using ProtocolBench.Shared.Hosting;
@@ -38,8 +38,7 @@ public sealed class GraphQLEndpoint(
     /// The engine's own budget for parsing, validating and executing ends a second before the server's request timeout, so
     /// a request that runs out of time gets 504 with a GraphQL error (TIMEOUT) instead of an empty 504.
     /// </summary>
-    private readonly TimeSpan _executionTimeout = TimeSpan.FromTicks(Math.Max(
-        ServiceDefaults.RequestTimeout(configuration).Ticks - TimeSpan.TicksPerSecond, ServiceDefaults.RequestTimeout(configuration).Ticks / 2));
+    private readonly TimeSpan _executionTimeout = ExecutionTimeout(ServiceDefaults.RequestTimeout(configuration));
 
     private const string GraphQLResponseJson = "application/graphql-response+json; charset=utf-8";
     private const string Json = "application/json; charset=utf-8";
@@ -171,6 +170,9 @@ public sealed class GraphQLEndpoint(
         response.ContentType = ContentTypeOf(responseType);
         await serializer.WriteAsync(response.Body, result, http.RequestAborted);
     }
+
+    private static TimeSpan ExecutionTimeout(TimeSpan request) =>
+        request > TimeSpan.FromSeconds(2) ? request - TimeSpan.FromSeconds(1) : request / 2;
 
     private static int StatusOf(ExecutionResult result, ResponseType responseType)
     {
