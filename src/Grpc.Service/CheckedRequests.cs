@@ -107,26 +107,18 @@ internal sealed class CheckedRequestsMethodProvider<TService> : IServiceMethodPr
     }
 }
 
-/// <summary>
-/// grpc-dotnet's gzip or deflate, with corrupt data reported as INVALID_ARGUMENT (see <see cref="CheckedRequests"/>) and
-/// the decompressed size held to the receive limit: grpc-dotnet checks only the compressed size, so 1 MiB of gzip could
-/// otherwise become a gigabyte in memory.
-/// </summary>
-internal sealed class CheckedCompressionProvider(ICompressionProvider inner, int maxDecompressedBytes) : ICompressionProvider
+/// <summary>grpc-dotnet's gzip or deflate, with corrupt data reported as INVALID_ARGUMENT (see <see cref="CheckedRequests"/>).</summary>
+internal sealed class CheckedCompressionProvider(ICompressionProvider inner) : ICompressionProvider
 {
-    public static readonly Status TooLarge = new(StatusCode.ResourceExhausted, "Received message exceeds the maximum configured message size.");
-
     public string EncodingName => inner.EncodingName;
 
     public Stream CreateCompressionStream(Stream stream, System.IO.Compression.CompressionLevel? compressionLevel) =>
         inner.CreateCompressionStream(stream, compressionLevel);
 
-    public Stream CreateDecompressionStream(Stream stream) => new CheckedStream(inner.CreateDecompressionStream(stream), maxDecompressedBytes);
+    public Stream CreateDecompressionStream(Stream stream) => new CheckedStream(inner.CreateDecompressionStream(stream));
 
-    private sealed class CheckedStream(Stream inner, int maxBytes) : Stream
+    private sealed class CheckedStream(Stream inner) : Stream
     {
-        private long _read;
-
         public override bool CanRead => true;
 
         public override bool CanSeek => false;
@@ -141,18 +133,14 @@ internal sealed class CheckedCompressionProvider(ICompressionProvider inner, int
 
         public override int Read(Span<byte> buffer)
         {
-            int read;
             try
             {
-                read = inner.Read(buffer);
+                return inner.Read(buffer);
             }
             catch (InvalidDataException)
             {
                 throw new RpcException(CheckedRequests.CorruptCompressedData);
             }
-
-            _read += read;
-            return _read > maxBytes ? throw new RpcException(TooLarge) : read;
         }
 
         public override void Flush()

@@ -28,12 +28,11 @@ public static class GrpcApiExtensions
                 o.MaxSendMessageSize = MaxSendMessageBytes;
                 // A client sees the domain message or "Exception was thrown by handler.", never exception details.
                 o.EnableDetailedErrors = false;
-                // grpc-dotnet's own two, checked (CheckedRequests.cs): corrupt data is INVALID_ARGUMENT, and no more than
-                // the receive limit is decompressed.
+                // grpc-dotnet's own two, checked (CheckedRequests.cs): corrupt data is INVALID_ARGUMENT.
                 o.CompressionProviders =
                 [
-                    new CheckedCompressionProvider(new GzipCompressionProvider(CompressionLevel.Fastest), Limits.RequestBodyMaxBytes),
-                    new CheckedCompressionProvider(new DeflateCompressionProvider(CompressionLevel.Fastest), Limits.RequestBodyMaxBytes),
+                    new CheckedCompressionProvider(new GzipCompressionProvider(CompressionLevel.Fastest)),
+                    new CheckedCompressionProvider(new DeflateCompressionProvider(CompressionLevel.Fastest)),
                 ];
             })
             // Only the project's services: the health Watch stream is meant to outlive any maximum call duration.
