@@ -56,12 +56,10 @@ public sealed class ResponseBudget : IDisposable
         var lease = await _limiter.AcquireAsync(permits, cancellationToken);
         var reservation = new Reservation(this, lease);
         http.Response.RegisterForDispose(reservation);
-        http.Items[LeaseKey] = reservation;
+        http.Features.Set(reservation);
         // A caller that gave up while waiting may still be handed permits: it returns them at once.
         cancellationToken.ThrowIfCancellationRequested();
     }
-
-    private static readonly object LeaseKey = new();
 
     private int _exhausted;
 
@@ -93,7 +91,8 @@ public sealed class ResponseBudget : IDisposable
         }
     }
 
-    internal static bool HasReservation(HttpContext http) => http.Items.ContainsKey(LeaseKey);
+    /// <summary>A feature, not an Items entry: the lookup allocates nothing on the requests that hold none.</summary>
+    internal static bool HasReservation(HttpContext http) => http.Features.Get<Reservation>() is not null;
 
     public void Dispose() => _limiter.Dispose();
 }
