@@ -102,6 +102,7 @@ public sealed record LoadTestOptions
                 "paced" => Mode.Paced,
                 "all" => Mode.All,
                 "driver-check" => Mode.DriverCheck,
+                ['-', ..] and var option => Error(result, $"Unknown option '{option}'.", Mode.Users),
                 var other => Error(result, $"Unknown mode '{other}'. Modes: users, paced, all, driver-check.", Mode.Users),
             },
         };

@@ -83,7 +83,6 @@ public static class BenchmarkCommand
         var results = RunFolder.Create("benchmarks", common.Results, started);
         var external = common.External is not null;
         var pinning = Pinning.Plan(common.NoPin, external);
-        var addresses = common.Addresses;
 
         using var interruption = new Interruption();
         ServiceSession session;
@@ -110,7 +109,7 @@ public static class BenchmarkCommand
             var suite = new SuiteRun(
                 new ClientOptions
                 {
-                    Addresses = addresses,
+                    Addresses = session.Addresses,
                     TrustedCertificatePath = ProjectPaths.TrustedCertificate,
                     HttpsUsesHttp2ForRestAndGraphQL = common.Http2,
                 },

@@ -13,17 +13,31 @@ public sealed record ServiceAddresses(
     int GraphQLHttps = 5301)
 {
     /// <summary>
-    /// Six ports as the commands take them (--ports): REST http,https, gRPC http,https, GraphQL http,https.
-    /// Throws <see cref="FormatException"/> with a message for the user.
+    /// Every port 0: each service started with these binds any free port and reports it in its ready line, so no two runs
+    /// or tests can collide over a port picked in advance. The launcher's <c>RunningServices.Addresses</c> has the ports bound.
+    /// </summary>
+    public static ServiceAddresses AnyFree { get; } = new(RestHttp: 0, RestHttps: 0, GrpcHttp: 0, GrpcHttps: 0, GraphQLHttp: 0, GraphQLHttps: 0);
+
+    /// <summary>Whether some port is still to be chosen by the kernel (0).</summary>
+    public bool HasAnyFreePort => new[] { RestHttp, RestHttps, GrpcHttp, GrpcHttps, GraphQLHttp, GraphQLHttps }.Contains(0);
+
+    /// <summary>
+    /// Six ports as the commands take them (--ports): REST http,https, gRPC http,https, GraphQL http,https; or "auto" for
+    /// <see cref="AnyFree"/>. Throws <see cref="FormatException"/> with a message for the user.
     /// </summary>
     public static ServiceAddresses ParsePorts(string list)
     {
+        if (list.Trim().Equals("auto", StringComparison.OrdinalIgnoreCase))
+        {
+            return AnyFree;
+        }
+
         var ports = list.Split(',').Select(p => int.TryParse(p.Trim(), out var n) && n is > 0 and < 65536
             ? n
             : throw new FormatException($"--ports: '{p}' is not a port.")).ToArray();
         return ports.Length == 6 && ports.Distinct().Count() == 6
             ? new ServiceAddresses(RestHttp: ports[0], RestHttps: ports[1], GrpcHttp: ports[2], GrpcHttps: ports[3], GraphQLHttp: ports[4], GraphQLHttps: ports[5])
-            : throw new FormatException("--ports takes six different ports: REST http,https, gRPC http,https, GraphQL http,https.");
+            : throw new FormatException("--ports takes six different ports (REST http,https, gRPC http,https, GraphQL http,https) or auto.");
     }
 
     /// <summary>The six ports as --ports takes them (help texts show defaults by their text).</summary>
@@ -37,6 +51,14 @@ public sealed record ServiceAddresses(
         Protocol.Rest => (RestHttp, RestHttps),
         Protocol.Grpc => (GrpcHttp, GrpcHttps),
         _ => (GraphQLHttp, GraphQLHttps),
+    };
+
+    /// <summary>These addresses with <paramref name="protocol"/>'s two ports replaced (by the ones its service bound).</summary>
+    public ServiceAddresses WithPorts(Protocol protocol, int http, int https) => protocol switch
+    {
+        Protocol.Rest => this with { RestHttp = http, RestHttps = https },
+        Protocol.Grpc => this with { GrpcHttp = http, GrpcHttps = https },
+        _ => this with { GraphQLHttp = http, GraphQLHttps = https },
     };
 
     public Uri BaseUri(Protocol protocol, Transport transport)

@@ -3,6 +3,8 @@ using System.Text.Json;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Diagnostics.HealthChecks;
 using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Hosting.Server;
+using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Timeouts;
 using Microsoft.AspNetCore.Routing;
@@ -61,7 +63,8 @@ public static class ServiceDefaults
         builder.Services.AddOptions<EndpointOptions>()
             .BindConfiguration(EndpointOptions.Section)
             .Validate(o => IPAddress.TryParse(o.Address, out _), "Endpoints:Address must be an IP address.")
-            .Validate(o => o.HttpPort is > 0 and < 65536 && o.HttpsPort is > 0 and < 65536, "Endpoints ports must be 1..65535.")
+            .Validate(o => o.HttpPort is >= 0 and < 65536 && o.HttpsPort is >= 0 and < 65536, "Endpoints ports must be 0..65535 (0: any free port).")
+            .Validate(o => o.HttpPort != o.HttpsPort || o.HttpPort == 0, "Endpoints:HttpPort and HttpsPort must differ.")
             .ValidateOnStart();
         builder.Services.AddOptions<CertificateOptions>().BindConfiguration(CertificateOptions.Section);
         builder.Services.Configure<HostOptions>(o => o.ShutdownTimeout = TimeSpan.FromSeconds(10));
@@ -117,10 +120,10 @@ public static class ServiceDefaults
         catch (IOException e) when (e.Message.Contains("address already in use", StringComparison.OrdinalIgnoreCase)
                                     || e.InnerException?.GetType().Name == "AddressInUseException")
         {
+            // Kestrel's message names the address it could not bind ("Failed to bind to address http://127.0.0.1:5100: ...").
             await Console.Error.WriteLineAsync(
                 $"{serviceName}: cannot listen: {e.Message}\n" +
-                $"Port {endpoints.HttpPort} or {endpoints.HttpsPort} is taken by another process. Stop it, or choose other ports: " +
-                "--Endpoints:HttpPort=N --Endpoints:HttpsPort=M");
+                "The port is taken by another process. Stop it, or choose other ports: --Endpoints:HttpPort=N --Endpoints:HttpsPort=M (0: any free port)");
             return 3;
         }
         catch (Exception e) when (e is InvalidOperationException or OptionsValidationException or TimeoutException or System.Data.Common.DbException)
@@ -129,13 +132,23 @@ public static class ServiceDefaults
             return 2;
         }
 
+        // The ports actually bound: with port 0 the kernel chose them, and the launcher reads them from this line.
+        var (http, https) = BoundPorts(app);
         var database = app.Services.GetRequiredService<IOptions<DatabaseOptions>>().Value.Describe();
         Console.WriteLine(
-            $"{serviceName} ready (pid {Environment.ProcessId}): http://{endpoints.Address}:{endpoints.HttpPort} " +
-            $"[{Describe(endpoints.CleartextProtocols)}], https://{endpoints.Address}:{endpoints.HttpsPort} [h2, http/1.1]; {database}; " +
+            $"{serviceName} ready (pid {Environment.ProcessId}): http://{endpoints.Address}:{http} " +
+            $"[{Describe(endpoints.CleartextProtocols)}], https://{endpoints.Address}:{https} [h2, http/1.1]; {database}; " +
             $".NET {Environment.Version}, {(System.Runtime.GCSettings.IsServerGC ? "server" : "workstation")} GC");
         await app.WaitForShutdownAsync();
         return 0;
+    }
+
+    /// <summary>The HTTP and HTTPS ports Kestrel listens on, in the order <see cref="ConfigureKestrel"/> declares them.</summary>
+    private static (int Http, int Https) BoundPorts(WebApplication app)
+    {
+        var addresses = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses;
+        int PortOf(string scheme) => addresses.Select(a => new Uri(a)).First(u => u.Scheme == scheme).Port;
+        return (PortOf("http"), PortOf("https"));
     }
 
     private static void ConfigureKestrel(WebHostBuilderContext context, KestrelServerOptions kestrel)

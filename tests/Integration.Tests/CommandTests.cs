@@ -8,8 +8,8 @@ namespace ProtocolBench.Integration.Tests;
 
 /// <summary>
 /// The two commands as a user runs them (the Release builds, as separate processes, on free ports and a fresh SQLite
-/// file): interrupted with Ctrl+C (SIGINT), SIGTERM or SIGKILL, and with a service killed under them (fault table
-/// rows 40–43). Whatever happens, no service process survives and no port is left listening.
+/// file, the services on ports the kernel chose: --ports auto): interrupted with Ctrl+C (SIGINT), SIGTERM or SIGKILL, and
+/// with a service killed under them (fault table rows 40–43). Whatever happens, no service process survives.
 /// </summary>
 public sealed partial class CommandTests : IDisposable
 {
@@ -17,11 +17,7 @@ public sealed partial class CommandTests : IDisposable
     private static readonly TimeSpan ExitTimeout = TimeSpan.FromSeconds(60);
 
     private readonly string _work = Directory.CreateTempSubdirectory("protocolbench-commands-").FullName;
-    private readonly ServiceAddresses _addresses = ServiceLauncher.FreeAddresses();
-
     private static CancellationToken Token => TestContext.Current.CancellationToken;
-
-    private string Ports => string.Join(',', _addresses.RestHttp, _addresses.RestHttps, _addresses.GrpcHttp, _addresses.GrpcHttps, _addresses.GraphQLHttp, _addresses.GraphQLHttps);
 
     private string Database => $"Data Source={Path.Combine(_work, "commands.db")}";
 
@@ -128,6 +124,26 @@ public sealed partial class CommandTests : IDisposable
         AssertAllGone(pids);
     }
 
+    public static readonly TheoryData<string, string, string> UnknownOptions = new()
+    {
+        { "benchmarks", "ProtocolBench.Benchmarks.dll", "--helpp" },
+        { "benchmarks", "ProtocolBench.Benchmarks.dll", "--iterationCountt" },
+        { "loadtests", "ProtocolBench.LoadTests.dll", "--userz" },
+    };
+
+    /// <summary>A typo ends the command before anything starts: one line naming the option, exit 2 (issue: a typo ran the whole suite).</summary>
+    [Theory]
+    [MemberData(nameof(UnknownOptions))]
+    public async Task AnUnknownOptionEndsTheCommandAtOnceWithOneLineNamingIt(string project, string assembly, string option)
+    {
+        await using var command = CommandProcess.Start(project, assembly, option, "5", "--results", Path.Combine(_work, "results"));
+
+        Assert.Equal(2, await command.ExitCodeAsync(ExitTimeout));
+        var line = Assert.Single(command.Output.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.Contains(option, line);
+        Assert.False(Directory.Exists(Path.Combine(_work, "results")), "the command made its results folder before refusing the option");
+    }
+
     /// <summary>
     /// The report as a reader sees it: a real run of two short rounds, its summary.html opened in headless Chromium at
     /// 1,400 px. Every table and chart must render with content and fit the width (no horizontal scrolling), and the
@@ -169,13 +185,13 @@ public sealed partial class CommandTests : IDisposable
 
     private CommandProcess StartBenchmark(params string[] job) => CommandProcess.Start(
         "benchmarks", "ProtocolBench.Benchmarks.dll",
-        [.. job.Length == 0 ? ["--smoke"] : job, "--no-pin", "--ports", Ports, "--database", "sqlite", "--connection-string", Database,
+        [.. job.Length == 0 ? ["--smoke"] : job, "--no-pin", "--ports", "auto", "--database", "sqlite", "--connection-string", Database,
         "--results", Path.Combine(_work, "results")]);
 
     // By default long enough (100,000 requests a cell) that it is always mid-run when the test acts.
     private CommandProcess StartLoadTest(int requests = 100_000) => CommandProcess.Start(
         "loadtests", "ProtocolBench.LoadTests.dll",
-        "users", "--no-pin", "--ports", Ports, "--database", "sqlite", "--connection-string", Database,
+        "users", "--no-pin", "--ports", "auto", "--database", "sqlite", "--connection-string", Database,
         "--results", Path.Combine(_work, "results"), "--scenarios", "search-11", "--protocols", "rest,grpc",
         "--transports", "http", "--users", "1", "--requests", requests.ToString(), "--warmup", "1", "--warmup-total", "1");
 
@@ -185,8 +201,6 @@ public sealed partial class CommandTests : IDisposable
         {
             Assert.False(IsRunning(pid), $"{name} (pid {pid}) is still running.");
         }
-
-        Assert.Empty(ServiceLauncher.ListeningPorts(new LaunchOptions { Addresses = _addresses }));
     }
 
     private async Task AssertAllGoneWithinAsync(IReadOnlyDictionary<string, int> pids, TimeSpan limit)

@@ -18,8 +18,9 @@ public sealed class SqliteFileFaultTests : IAsyncLifetime
 {
     private const double RecoveryGoalSeconds = 5;
     private readonly string _file = Path.Combine(Path.GetTempPath(), $"protocolbench-faults-{Guid.NewGuid():N}.db");
-    private readonly ServiceAddresses _addresses = ServiceLauncher.FreeAddresses();
     private RunningServices? _services;
+
+    private ServiceAddresses Addresses => _services!.Addresses;
 
     private static CancellationToken Token => TestContext.Current.CancellationToken;
 
@@ -27,7 +28,7 @@ public sealed class SqliteFileFaultTests : IAsyncLifetime
 
     public async ValueTask InitializeAsync() => _services = await ServiceLauncher.StartAsync(new LaunchOptions
     {
-        Addresses = _addresses,
+        Addresses = ServiceAddresses.AnyFree,
         Provider = DatabaseProvider.Sqlite,
         ConnectionString = $"Data Source={_file}",
         StartupTimeout = TimeSpan.FromSeconds(180),
@@ -51,8 +52,8 @@ public sealed class SqliteFileFaultTests : IAsyncLifetime
     [Fact]
     public async Task AFileDeletedWhileServingTakesNoWriteAndComesBackWhenRestored()
     {
-        using var health = new HealthProbes(_addresses);
-        await using var load = new WriteLoad(_addresses, $"del-{Guid.NewGuid():N}"[..12]);
+        using var health = new HealthProbes(Addresses);
+        await using var load = new WriteLoad(Addresses, $"del-{Guid.NewGuid():N}"[..12]);
         await Task.Delay(1500, Token);
 
         // The operator's backup, then the file deleted with its -wal and -shm, as SQLite requires of a deletion.
@@ -88,8 +89,8 @@ public sealed class SqliteFileFaultTests : IAsyncLifetime
     [Fact]
     public async Task AFileReplacedWhileServingGetsEveryLaterWrite()
     {
-        using var health = new HealthProbes(_addresses);
-        await using var load = new WriteLoad(_addresses, $"rep-{Guid.NewGuid():N}"[..12]);
+        using var health = new HealthProbes(Addresses);
+        await using var load = new WriteLoad(Addresses, $"rep-{Guid.NewGuid():N}"[..12]);
         await Task.Delay(1500, Token);
 
         // Another copy of the database, renamed over the file (its old -wal and -shm removed first, as SQLite requires).
@@ -114,14 +115,14 @@ public sealed class SqliteFileFaultTests : IAsyncLifetime
     [Fact]
     public async Task AReadOnlyFileIsReportedAndWritesComeBackWhenItIsWritableAgain()
     {
-        using var health = new HealthProbes(_addresses);
-        await using var load = new WriteLoad(_addresses, $"ro-{Guid.NewGuid():N}"[..12]);
+        using var health = new HealthProbes(Addresses);
+        await using var load = new WriteLoad(Addresses, $"ro-{Guid.NewGuid():N}"[..12]);
         await Task.Delay(1500, Token);
 
         SetImmutable(true);
         var unhealthyAfter = await health.WaitAsync(healthy: false, within: RecoveryGoalSeconds, Token);
         // More writers while the file is protected: the pools grow, and the connections they open are read-only.
-        await using (var burst = new WriteLoad(_addresses, $"rob-{Guid.NewGuid():N}"[..12], writersPerProtocol: 12))
+        await using (var burst = new WriteLoad(Addresses, $"rob-{Guid.NewGuid():N}"[..12], writersPerProtocol: 12))
         {
             await Task.Delay(2500, Token);
             await burst.StopAsync();
@@ -324,14 +325,14 @@ public sealed class PostgresFaultTests(PostgresServices fixture)
             Provider = DatabaseProvider.PostgreSQL,
             ConnectionString = server.ConnectionString("protocolbench_faults", "Options=-c lock_timeout=1000"),
         };
-        var addresses = ServiceLauncher.FreeAddresses();
         await using var services = await ServiceLauncher.StartAsync(new LaunchOptions
         {
-            Addresses = addresses,
+            Addresses = ServiceAddresses.AnyFree,
             Provider = DatabaseProvider.PostgreSQL,
             ConnectionString = database.ConnectionString,
             StartupTimeout = TimeSpan.FromSeconds(180),
         }, cancellationToken: Token);
+        var addresses = services.Addresses;
         var pids = services.Processes.Select(p => p.Id).ToList();
 
         // lock_timeout: the lock is refused after 1 s with 55P03, which is UNAVAILABLE like every database failure.

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Net;
 using System.Net.Http.Headers;
 using System.Text;
@@ -26,29 +25,23 @@ public sealed class GraphQLOverHttpTests(SqliteServices fixture)
     {
         // graphql-http's audits ask for __type four times, and introspection is on only in Development; so the audit runs
         // against a Development instance of the same service (docs/fault-table.md, row 56).
-        var folder = Path.Combine(ProjectPaths.RootOrCurrent, "tests", "graphql-http-audit");
-        if (!Directory.Exists(Path.Combine(folder, "node_modules")))
-        {
-            var (installed, log) = await RunAsync("npm", ["ci", "--no-audit", "--no-fund"], folder, TimeSpan.FromMinutes(3));
-            Assert.True(installed == 0, $"npm ci in {folder} failed:\n{log}");
-        }
+        var folder = await NodePrograms.PrepareAsync("graphql-http-audit", Token);
 
         var database = Path.Combine(Path.GetTempPath(), $"protocolbench-audit-{Guid.NewGuid():N}.db");
-        var addresses = ServiceLauncher.FreeAddresses();
         try
         {
             await using var service = await ServiceLauncher.StartAsync(new LaunchOptions
             {
-                Addresses = addresses,
+                Addresses = ServiceAddresses.AnyFree,
                 ConnectionString = $"Data Source={database}",
                 Services = [.. ServiceSpec.All.Where(s => s.Protocol == Protocol.GraphQL)],
                 Settings = new Dictionary<string, string> { ["environment"] = "Development" },
             }, cancellationToken: Token);
 
-            var url = new Uri(addresses.BaseUri(Protocol.GraphQL, Transport.Http), "graphql").ToString();
-            var (exit, output) = await RunAsync("node", ["audit.mjs", url], folder, TimeSpan.FromMinutes(2));
-            TestContext.Current.TestOutputHelper?.WriteLine(output);
-            Assert.True(exit == 0, $"The GraphQL-over-HTTP audit found a MUST or SHOULD not met:\n{output}");
+            var url = new Uri(service.Addresses.BaseUri(Protocol.GraphQL, Transport.Http), "graphql").ToString();
+            var (exit, output, error) = await NodePrograms.RunAsync("node", ["audit.mjs", url], folder, TimeSpan.FromMinutes(2), Token);
+            TestContext.Current.TestOutputHelper?.WriteLine(output + error);
+            Assert.True(exit == 0, $"The GraphQL-over-HTTP audit found a MUST or SHOULD not met:\n{output}{error}");
             Assert.Contains(" 0 warnings, 0 errors", output);
         }
         finally
@@ -181,39 +174,5 @@ public sealed class GraphQLOverHttpTests(SqliteServices fixture)
         }
 
         return await http.SendAsync(request, Token);
-    }
-
-    private static async Task<(int ExitCode, string Output)> RunAsync(string program, string[] arguments, string folder, TimeSpan timeout)
-    {
-        var info = new ProcessStartInfo(program, arguments) { WorkingDirectory = folder, RedirectStandardOutput = true, RedirectStandardError = true };
-        Process process;
-        try
-        {
-            process = Process.Start(info)!;
-        }
-        catch (System.ComponentModel.Win32Exception e)
-        {
-            Assert.Fail($"{program} is not installed ({e.Message}): install Node.js and npm (apt-get install nodejs npm).");
-            throw;
-        }
-
-        using (process)
-        {
-            var output = process.StandardOutput.ReadToEndAsync(Token);
-            var error = process.StandardError.ReadToEndAsync(Token);
-            using var deadline = CancellationTokenSource.CreateLinkedTokenSource(Token);
-            deadline.CancelAfter(timeout);
-            try
-            {
-                await process.WaitForExitAsync(deadline.Token);
-            }
-            catch (OperationCanceledException)
-            {
-                process.Kill(entireProcessTree: true);
-                throw new TimeoutException($"{program} {string.Join(' ', arguments)} did not finish within {timeout.TotalSeconds:F0} s.");
-            }
-
-            return (process.ExitCode, await output + await error);
-        }
     }
 }

@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using System.Diagnostics;
 using System.Net;
 using System.Text.RegularExpressions;
 using Grpc.Health.V1;
@@ -79,19 +80,16 @@ public sealed class DatabaseOutageOnPostgresTests(PostgresServices shared)
         shared.EnsureAvailable();
         var token = TestContext.Current.CancellationToken;
         var real = new NpgsqlConnectionStringBuilder(Environment.GetEnvironmentVariable(PostgresServices.Variable));
-        await using var proxy = new TcpProxy(new IPEndPoint(IPAddress.Loopback, real.Port), ServiceLauncher.FreePort());
+        await using var proxy = new TcpProxy(new IPEndPoint(IPAddress.Loopback, real.Port));
         proxy.Start();
         var viaProxy = new NpgsqlConnectionStringBuilder(real.ConnectionString) { Port = proxy.Port, Database = "protocolbench_outage", Timeout = 3 };
-        var addresses = new ServiceAddresses(
-            RestHttp: ServiceLauncher.FreePort(), RestHttps: ServiceLauncher.FreePort(),
-            GrpcHttp: ServiceLauncher.FreePort(), GrpcHttps: ServiceLauncher.FreePort(),
-            GraphQLHttp: ServiceLauncher.FreePort(), GraphQLHttps: ServiceLauncher.FreePort());
         await using var services = await ServiceLauncher.StartAsync(new LaunchOptions
         {
-            Addresses = addresses,
+            Addresses = ServiceAddresses.AnyFree,
             Provider = DatabaseProvider.PostgreSQL,
             ConnectionString = viaProxy.ConnectionString,
         }, cancellationToken: token);
+        var addresses = services.Addresses;
         var pids = services.Processes.Select(p => p.Id).ToList();
         var options = new ClientOptions { Addresses = addresses, CallTimeout = TimeSpan.FromSeconds(20) };
         var clients = ProtocolClients.AllCombinations.Where(c => c.Transport == Transport.Http)
@@ -109,7 +107,7 @@ public sealed class DatabaseOutageOnPostgresTests(PostgresServices shared)
             proxy.Stop();
             foreach (var client in clients)
             {
-                var watch = System.Diagnostics.Stopwatch.StartNew();
+                var watch = Stopwatch.StartNew();
                 var error = await Assert.ThrowsAsync<ProtocolClientException>(() => client.SearchAuthorsAsync("Author - 1000", null, token));
                 Assert.Equal("UNAVAILABLE", error.Code);
                 Assert.InRange(watch.Elapsed.TotalSeconds, 0, 10);
@@ -168,10 +166,10 @@ public sealed class LauncherTests
     [Fact]
     public async Task APortAlreadyInUseIsNamed()
     {
-        var busyPort = ServiceLauncher.FreePort();
-        using var squatter = new System.Net.Sockets.TcpListener(IPAddress.Loopback, busyPort);
+        using var squatter = new System.Net.Sockets.TcpListener(IPAddress.Loopback, 0);
         squatter.Start();
-        var options = SingleRest() with { Addresses = new ServiceAddresses(RestHttp: busyPort, RestHttps: ServiceLauncher.FreePort()) };
+        var busyPort = ((IPEndPoint)squatter.LocalEndpoint).Port;
+        var options = SingleRest() with { Addresses = new ServiceAddresses(RestHttp: busyPort, RestHttps: 0) };
         var error = await Assert.ThrowsAsync<LaunchException>(() => ServiceLauncher.StartAsync(options, cancellationToken: Token));
         Assert.Contains($"127.0.0.1:{busyPort} (Rest.Api HTTP) already in use", error.Message);
 
@@ -179,7 +177,38 @@ public sealed class LauncherTests
         using var service = ServiceProcess.Start(ServiceSpec.All[0], options);
         await service.Exited.WaitAsync(TimeSpan.FromSeconds(60), Token);
         Assert.Equal(3, service.ExitCode);
-        Assert.Contains($"Port {busyPort}", service.Tail());
+        Assert.Contains($"127.0.0.1:{busyPort}", service.Tail());
+    }
+
+    [Fact]
+    public async Task APortTakenAfterTheLaunchersCheckIsNamed()
+    {
+        // Bound but not listening: the launcher's check (a connect) finds the port free, the service's bind does not; as
+        // when another process takes the port in the moment between the check and the service's start. The squatter is
+        // perl (Debian's perl-base is always there): a .NET socket has SO_REUSEADDR, and two such may share an unlistened port.
+        using var squatter = Process.Start(new ProcessStartInfo("perl",
+        [
+            "-MSocket", "-e",
+            """socket(S, PF_INET, SOCK_STREAM, 0) or die; bind(S, sockaddr_in(0, inet_aton("127.0.0.1"))) or die; my ($p) = sockaddr_in(getsockname(S)); $| = 1; print "$p\n"; <STDIN>""",
+        ]) { RedirectStandardInput = true, RedirectStandardOutput = true })!;
+        var busyPort = int.Parse((await squatter.StandardOutput.ReadLineAsync(Token))!);
+        var options = SingleRest() with { Addresses = new ServiceAddresses(RestHttp: 0, RestHttps: busyPort) };
+        var error = await Assert.ThrowsAsync<LaunchException>(() => ServiceLauncher.StartAsync(options, cancellationToken: Token));
+        Assert.StartsWith($"Rest.Api could not listen on https://127.0.0.1:{busyPort}: the port is in use by another process", error.Message);
+        squatter.StandardInput.Close();
+        await squatter.WaitForExitAsync(Token);
+    }
+
+    [Fact]
+    public async Task ServicesOnAnyFreePortReportThePortsTheyBound()
+    {
+        await using var services = await ServiceLauncher.StartAsync(SingleRest(), cancellationToken: Token);
+        var (http, https) = services.Addresses.Ports(Protocol.Rest);
+        Assert.NotEqual(0, http);
+        Assert.NotEqual(0, https);
+        Assert.NotEqual(http, https);
+        Assert.Equal((http, https), services.Processes[0].Ports);
+        Assert.Null(await HealthProbe.ProblemAsync(services.Addresses, Protocol.Rest, TimeSpan.FromSeconds(10), Token));
     }
 
     [Fact]
@@ -189,7 +218,22 @@ public sealed class LauncherTests
         var error = await Assert.ThrowsAsync<LaunchException>(() => ServiceLauncher.StartAsync(options, cancellationToken: Token));
         Assert.Contains("did not become healthy", error.Message);
         Assert.Contains("payload-files", error.Message);
-        Assert.Empty(ServiceLauncher.ListeningPorts(options));
+        // The unhealthy service was stopped again, not left behind.
+        var pid = int.Parse(Regex.Match(error.Message, @"^Rest\.Api \(pid (\d+)\) did not become healthy").Groups[1].Value);
+        Assert.False(IsRunning(pid), $"The unhealthy service (pid {pid}) is still running.");
+    }
+
+    private static bool IsRunning(int pid)
+    {
+        try
+        {
+            using var process = Process.GetProcessById(pid);
+            return !process.HasExited;
+        }
+        catch (ArgumentException)
+        {
+            return false;
+        }
     }
 
     [Fact]
@@ -198,13 +242,14 @@ public sealed class LauncherTests
         var options = SingleRest();
         var services = await ServiceLauncher.StartAsync(options, cancellationToken: Token);
         var process = services.Processes[0];
-        Assert.NotEmpty(ServiceLauncher.ListeningPorts(options));
-        var watch = System.Diagnostics.Stopwatch.StartNew();
+        var pid = process.Id;
+        Assert.NotEmpty(ServiceLauncher.ListeningPorts(options with { Addresses = services.Addresses }));
+        var watch = Stopwatch.StartNew();
         await services.StopAsync();
         Assert.True(process.HasExited);
         Assert.Equal(0, process.ExitCode);
         Assert.InRange(watch.Elapsed.TotalSeconds, 0, 14);
-        Assert.Empty(ServiceLauncher.ListeningPorts(options));
+        Assert.False(IsRunning(pid));
     }
 
     [Fact]
@@ -221,7 +266,7 @@ public sealed class LauncherTests
     private static LaunchOptions SingleRest() => new()
     {
         Services = [ServiceSpec.All[0]],
-        Addresses = new ServiceAddresses(RestHttp: ServiceLauncher.FreePort(), RestHttps: ServiceLauncher.FreePort()),
+        Addresses = ServiceAddresses.AnyFree,
         ConnectionString = $"Data Source={Path.Combine(Path.GetTempPath(), $"protocolbench-launcher-{Guid.NewGuid():N}.db")}",
         StartupTimeout = TimeSpan.FromSeconds(120),
     };

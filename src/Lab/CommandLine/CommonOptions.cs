@@ -40,8 +40,8 @@ public sealed class CommonOptions
 
     public Option<ServiceAddresses> Ports { get; } = new("--ports")
     {
-        Description = "The six service ports: REST http,https, gRPC http,https, GraphQL http,https",
-        HelpName = "P1,...,P6",
+        Description = "The six service ports: REST http,https, gRPC http,https, GraphQL http,https; auto: any free ports, chosen by the kernel and printed",
+        HelpName = "P1,...,P6|auto",
         DefaultValueFactory = _ => new ServiceAddresses(),
         CustomParser = result => Parse(result, ServiceAddresses.ParsePorts),
     };
@@ -99,6 +99,11 @@ public sealed class CommonOptions
         var external = result.GetValue(External);
         if (external is not null)
         {
+            if (addresses.HasAnyFreePort)
+            {
+                throw new UsageException("--ports auto goes with services this command starts: with --external give the six ports they listen on.");
+            }
+
             var loopback = external is "localhost" || (IPAddress.TryParse(external, out var ip) && IPAddress.IsLoopback(ip));
             addresses = addresses with { Host = external, TlsHost = result.GetValue(TlsHost) ?? (loopback ? "localhost" : external) };
         }
@@ -130,16 +135,22 @@ public sealed class CommonOptions
 
         if (result.Errors.Count > 0)
         {
-            foreach (var error in result.Errors)
-            {
-                Console.Error.WriteLine(error.Message);
-            }
-
-            Console.Error.WriteLine("See --help.");
+            Console.Error.WriteLine($"{OneLine(result.Errors.Select(e => e.Message))} See --help.");
             return ExitCodes.BadUsage;
         }
 
         return null;
+    }
+
+    /// <summary>
+    /// The one error to show: the first that names an option, if any (a mistyped option's value is an unmatched token as
+    /// well, and saying so too would only hide the typo).
+    /// </summary>
+    public static string OneLine(IEnumerable<string> errors)
+    {
+        const string unmatched = "Unrecognized command or argument '-";
+        var first = errors.OrderBy(m => m.Contains("'-", StringComparison.Ordinal) ? 0 : 1).First();
+        return first.StartsWith(unmatched, StringComparison.Ordinal) ? "Unknown option '" + first[(unmatched.Length - 1)..] : first;
     }
 
     /// <summary>A root command without System.CommandLine's --version (BenchmarkDotNet has its own).</summary>

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
+using System.Text.RegularExpressions;
 using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Lab.Services;
@@ -17,11 +18,15 @@ public sealed class RunningServices : IAsyncDisposable
 
     internal RunningServices(LaunchOptions options, IReadOnlyList<ServiceProcess> processes)
     {
-        _options = options;
         Processes = processes;
+        Addresses = processes.Aggregate(options.Addresses, (addresses, p) => addresses.WithPorts(p.Spec.Protocol, p.Ports!.Value.Http, p.Ports.Value.Https));
+        _options = options;
     }
 
     public IReadOnlyList<ServiceProcess> Processes { get; }
+
+    /// <summary>Where the services listen: the options' addresses with the ports each service reported it bound.</summary>
+    public ServiceAddresses Addresses { get; }
 
     public async Task StopAsync()
     {
@@ -36,6 +41,7 @@ public sealed class RunningServices : IAsyncDisposable
             process.Dispose();
         }
 
+        // Only the ports given: one the kernel chose may be handed to another process as soon as ours is closed.
         var busy = ServiceLauncher.ListeningPorts(_options).ToList();
         if (busy.Count > 0)
         {
@@ -46,7 +52,7 @@ public sealed class RunningServices : IAsyncDisposable
     public async ValueTask DisposeAsync() => await StopAsync();
 }
 
-public static class ServiceLauncher
+public static partial class ServiceLauncher
 {
     public static async Task<RunningServices> StartAsync(
         LaunchOptions options, Action<string>? progress = null, CancellationToken cancellationToken = default)
@@ -70,8 +76,10 @@ public static class ServiceLauncher
 
             var watch = Stopwatch.StartNew();
             await Task.WhenAll(processes.Select(p => WaitHealthyAsync(p, options, cancellationToken)));
-            progress?.Invoke($"all {processes.Count} services healthy after {watch.Elapsed.TotalSeconds:F1} s");
-            return new RunningServices(options, processes);
+            var running = new RunningServices(options, processes);
+            progress?.Invoke($"all {processes.Count} services healthy after {watch.Elapsed.TotalSeconds:F1} s" +
+                             (options.Addresses.HasAnyFreePort ? $" on ports {running.Addresses}" : ""));
+            return running;
         }
         catch
         {
@@ -85,32 +93,54 @@ public static class ServiceLauncher
         }
     }
 
-    /// <summary>Polls the service's health check four times a second until it answers, exits or runs out of time.</summary>
+    /// <summary>
+    /// Four times a second until the service has said where it listens (its ready line) and answers its health check
+    /// there, exits, or runs out of time.
+    /// </summary>
     public static async Task WaitHealthyAsync(ServiceProcess process, LaunchOptions options, CancellationToken cancellationToken)
     {
         var deadline = DateTime.UtcNow + options.StartupTimeout;
-        string? last = "no answer yet";
+        string? last = "no ready line yet";
         while (DateTime.UtcNow < deadline)
         {
             cancellationToken.ThrowIfCancellationRequested();
             if (process.HasExited)
             {
-                throw new LaunchException(
-                    $"{process.Spec.Name} exited with code {process.ExitCode} before it became healthy. Its last output:\n{process.Tail()}");
+                throw new LaunchException(ExitedEarly(process));
             }
 
-            last = await HealthProbe.ProblemAsync(options.Addresses, process.Spec.Protocol, TimeSpan.FromSeconds(1), cancellationToken);
-            if (last is null)
+            if (process.Ports is var (http, https))
             {
-                return;
+                var addresses = options.Addresses.WithPorts(process.Spec.Protocol, http, https);
+                last = await HealthProbe.ProblemAsync(addresses, process.Spec.Protocol, TimeSpan.FromSeconds(1), cancellationToken);
+                if (last is null)
+                {
+                    return;
+                }
             }
 
             await Task.Delay(250, cancellationToken);
         }
 
         throw new LaunchException(
-            $"{process.Spec.Name} did not become healthy within {options.StartupTimeout.TotalSeconds:F0} s ({last}). Its last output:\n{process.Tail()}");
+            $"{process.Spec.Name} (pid {process.Id}) did not become healthy within {options.StartupTimeout.TotalSeconds:F0} s ({last}). Its last output:\n{process.Tail()}");
     }
+
+    /// <summary>
+    /// Why a service exited before it was healthy. A port taken after the launcher's check (by another process, in the
+    /// moment between) is named: Kestrel's message says which address it could not bind.
+    /// </summary>
+    private static string ExitedEarly(ServiceProcess process)
+    {
+        var tail = process.Tail();
+        return AddressInUse().Match(tail) is { Success: true } taken
+            ? $"{process.Spec.Name} could not listen on {taken.Groups["address"].Value}: the port is in use by another process " +
+              "(it was free when this run checked). Stop that process, choose other ports (--ports), or let the services pick free ones (--ports auto)."
+            : $"{process.Spec.Name} exited with code {process.ExitCode} before it became healthy. Its last output:\n{tail}";
+    }
+
+    [GeneratedRegex(@"Failed to bind to address (?<address>\S+?):? address already in use", RegexOptions.IgnoreCase)]
+    private static partial Regex AddressInUse();
 
     /// <summary>The service ports of these options that something already listens on, as "127.0.0.1:5100 (Rest.Api HTTP)".</summary>
     public static IEnumerable<string> ListeningPorts(LaunchOptions options)
@@ -120,7 +150,7 @@ public static class ServiceLauncher
             var (http, https) = options.Addresses.Ports(spec.Protocol);
             foreach (var (port, kind) in new[] { (http, "HTTP"), (https, "HTTPS") })
             {
-                if (IsListening(options.Addresses.Host, port))
+                if (port != 0 && IsListening(options.Addresses.Host, port))
                 {
                     yield return $"{options.Addresses.Host}:{port} ({spec.Name} {kind})";
                 }
@@ -149,22 +179,5 @@ public static class ServiceLauncher
         {
             return false;
         }
-    }
-
-    /// <summary>Six free loopback ports, one per service and transport (tests must not collide with a user's services).</summary>
-    public static ServiceAddresses FreeAddresses() => new(
-        RestHttp: FreePort(),
-        RestHttps: FreePort(),
-        GrpcHttp: FreePort(),
-        GrpcHttps: FreePort(),
-        GraphQLHttp: FreePort(),
-        GraphQLHttps: FreePort());
-
-    /// <summary>A free TCP port on loopback (for tests that must not collide with a user's running services).</summary>
-    public static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
     }
 }

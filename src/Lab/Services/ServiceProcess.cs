@@ -1,12 +1,14 @@
 using System.Diagnostics;
+using System.Text.RegularExpressions;
 
 namespace ProtocolBench.Lab.Services;
 
 /// <summary>A service child process. Its stdin is the lifeline: when this process dies, the pipe closes and the service stops itself.</summary>
-public sealed class ServiceProcess : IDisposable
+public sealed partial class ServiceProcess : IDisposable
 {
     private const int TailLines = 60;
     private readonly Queue<string> _tail = new();
+    private readonly TaskCompletionSource<(int Http, int Https)> _ready = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly Process _process;
     private int? _exitCode;
 
@@ -24,6 +26,12 @@ public sealed class ServiceProcess : IDisposable
 
     /// <summary>Null while running; kept after <see cref="Dispose"/>.</summary>
     public int? ExitCode => HasExited ? _exitCode : null;
+
+    /// <summary>
+    /// The ports the service listens on, from its ready line ("Rest.Api ready (pid 1): http://127.0.0.1:5100 [...],
+    /// https://127.0.0.1:5101 [...]; ..."), printed once it listens and its database is ready; null until then.
+    /// </summary>
+    public (int Http, int Https)? Ports => _ready.Task.IsCompleted ? _ready.Task.Result : null;
 
     /// <summary>Completes when the process exits, for whatever reason.</summary>
     public Task Exited => _process.WaitForExitAsync();
@@ -176,6 +184,11 @@ public sealed class ServiceProcess : IDisposable
             return;
         }
 
+        if (!_ready.Task.IsCompleted && ReadyLine().Match(line) is { Success: true } ready)
+        {
+            _ready.TrySetResult((int.Parse(ready.Groups["http"].Value), int.Parse(ready.Groups["https"].Value)));
+        }
+
         lock (_tail)
         {
             _tail.Enqueue(line);
@@ -185,4 +198,7 @@ public sealed class ServiceProcess : IDisposable
             }
         }
     }
+
+    [GeneratedRegex(@" ready \(pid \d+\): http://\S+:(?<http>\d+) \[[^\]]*\], https://\S+:(?<https>\d+) \[")]
+    private static partial Regex ReadyLine();
 }

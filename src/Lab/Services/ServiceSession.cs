@@ -86,8 +86,10 @@ public sealed class ServiceSession : IAsyncDisposable
         var names = string.Join(", ", running.Processes.Select(p => $"{p.Spec.Name} (pid {p.Id})"));
         var pinned = (launch.ServerCpus is null ? "not pinned" : $"pinned to CPU {launch.ServerCpus}") +
                      (launch.PromoteHotCodeAtOnce ? ", hot code promoted at once (DOTNET_TC_CallCountingDelayMs=0)" : "");
+        // Restarts reuse the ports bound now (kernel-chosen ones with --ports auto), so the clients' addresses stay true.
         return new ServiceSession(
-            running, launch, launch.Addresses, database, $"{names}: {launch.Configuration} builds started by this run on {launch.Addresses.Host}, {pinned}", log, stopping);
+            running, launch with { Addresses = running.Addresses }, running.Addresses, database,
+            $"{names}: {launch.Configuration} builds started by this run on {launch.Addresses.Host}, {pinned}", log, stopping);
     }
 
     /// <summary>Checks that the services of <paramref name="protocols"/> answer on the addresses' host; starts nothing.</summary>

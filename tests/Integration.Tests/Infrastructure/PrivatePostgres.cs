@@ -1,10 +1,9 @@
 using System.Diagnostics;
-using ProtocolBench.Lab.Services;
 
 namespace ProtocolBench.Integration.Tests.Infrastructure;
 
 /// <summary>
-/// A PostgreSQL server of the test's own (initdb in a temporary folder, its own port), so a test can stop and start a
+/// A PostgreSQL server of the test's own (initdb in a temporary folder, reached through its own Unix socket), so a test can stop and start a
 /// real server without touching the one the other tests use. Needs the server binaries (Debian: /usr/lib/postgresql/N/bin);
 /// as root the server runs as the postgres user, as PostgreSQL requires.
 /// </summary>
@@ -15,7 +14,11 @@ public sealed class PrivatePostgres : IAsyncDisposable
 
     private PrivatePostgres(string bin) => _bin = bin;
 
-    public int Port { get; } = ServiceLauncher.FreePort();
+    /// <summary>
+    /// Only names the server's Unix socket (.s.PGSQL.N in its data folder): it listens on no TCP port, so it cannot collide
+    /// with another process over one, before a start or a restart.
+    /// </summary>
+    private const int Port = 5432;
 
     /// <summary>The folder holding initdb and pg_ctl, or null with the reason.</summary>
     public static string? FindBinaries(out string? why)
@@ -37,11 +40,11 @@ public sealed class PrivatePostgres : IAsyncDisposable
     }
 
     public string ConnectionString(string database, string extra = "") =>
-        $"Host=127.0.0.1;Port={Port};Username=postgres;Database={database}{(extra.Length > 0 ? ";" + extra : "")}";
+        $"Host={_data};Port={Port};Username=postgres;Database={database}{(extra.Length > 0 ? ";" + extra : "")}";
 
     public Task StartAsync(CancellationToken cancellationToken) => RunAsync("pg_ctl", [
         "-D", _data, "-l", Path.Combine(_data, "server.log"), "-w", "-t", "60",
-        "-o", $"-p {Port} -k {_data} -c listen_addresses=127.0.0.1 -c max_connections=120 -c fsync=off", "start"], cancellationToken);
+        "-o", $"-p {Port} -k {_data} -c listen_addresses='' -c max_connections=120 -c fsync=off", "start"], cancellationToken);
 
     /// <summary>A fast shutdown: sessions are ended with "terminating connection due to administrator command".</summary>
     public Task StopAsync(CancellationToken cancellationToken) => RunAsync("pg_ctl", ["-D", _data, "-m", "fast", "-w", "-t", "60", "stop"], cancellationToken);

@@ -8,7 +8,7 @@ using ProtocolBench.Shared.Hosting;
 namespace ProtocolBench.Integration.Tests.Infrastructure;
 
 /// <summary>
-/// The three services as real processes on loopback (free ports, HTTP and HTTPS) over one database,
+/// The three services as real processes on loopback (ports the kernel chose, HTTP and HTTPS) over one database,
 /// started once per test collection. Row counts are read from the database directly, never through the API under test.
 /// </summary>
 public abstract class ServicesFixture : IAsyncLifetime
@@ -16,20 +16,15 @@ public abstract class ServicesFixture : IAsyncLifetime
     private readonly Dictionary<(Protocol, Transport), IProtocolClient> _clients = [];
     private RunningServices? _services;
 
-    protected ServicesFixture()
-    {
-        ProjectCertificate.EnsureExists();
-        _addresses = ServiceLauncher.FreeAddresses();
-    }
+    protected ServicesFixture() => ProjectCertificate.EnsureExists();
 
-    private readonly ServiceAddresses _addresses;
-
+    /// <summary>Where the services listen: ports the kernel chose when they started, so no two fixtures can collide.</summary>
     public ServiceAddresses Addresses
     {
         get
         {
             EnsureAvailable();
-            return _addresses;
+            return Services.Addresses;
         }
     }
 
@@ -45,7 +40,7 @@ public abstract class ServicesFixture : IAsyncLifetime
         get
         {
             EnsureAvailable();
-            return new ClientOptions { Addresses = _addresses, CallTimeout = TimeSpan.FromSeconds(30) };
+            return new ClientOptions { Addresses = Addresses, CallTimeout = TimeSpan.FromSeconds(30) };
         }
     }
 
@@ -96,7 +91,7 @@ public abstract class ServicesFixture : IAsyncLifetime
         await PrepareDatabaseAsync();
         _services = await ServiceLauncher.StartAsync(new LaunchOptions
         {
-            Addresses = _addresses,
+            Addresses = ServiceAddresses.AnyFree,
             Provider = Provider,
             ConnectionString = ConnectionString,
             StartupTimeout = TimeSpan.FromSeconds(180),

@@ -5,55 +5,39 @@ namespace ProtocolBench.Integration.Tests.Infrastructure;
 
 /// <summary>
 /// A loopback TCP forwarder between the services and PostgreSQL, so a test can take "the database" away
-/// (refuse and cut every connection) and bring it back, without touching the real server other tests use.
+/// (cut every connection and refuse new ones) and bring it back, without touching the real server other tests use.
+/// It listens on a port the kernel chose for its whole life, so no other process can take that port while it is "down".
 /// </summary>
 public sealed class TcpProxy : IAsyncDisposable
 {
     private readonly IPEndPoint _target;
     private readonly List<TcpClient> _connections = [];
-    private TcpListener? _listener;
-    private CancellationTokenSource _cts = new();
+    private readonly TcpListener _listener = new(IPAddress.Loopback, 0);
+    private readonly CancellationTokenSource _cts = new();
+    private volatile bool _up;
 
-    public TcpProxy(IPEndPoint target, int port)
+    public TcpProxy(IPEndPoint target)
     {
         _target = target;
-        Port = port;
+        _listener.Start();
+        Port = ((IPEndPoint)_listener.LocalEndpoint).Port;
+        _ = AcceptLoopAsync(_cts.Token);
     }
 
     public int Port { get; }
 
-    public bool IsUp => _listener is not null;
+    public bool IsUp => _up;
 
-    public void Start()
-    {
-        _cts = new CancellationTokenSource();
-        _listener = new TcpListener(IPAddress.Loopback, Port);
-        _listener.Server.SetSocketOption(SocketOptionLevel.Socket, SocketOptionName.ReuseAddress, true);
-        _listener.Start();
-        _ = AcceptLoopAsync(_listener, _cts.Token);
-    }
+    /// <summary>Forwards new connections.</summary>
+    public void Start() => _up = true;
 
-    /// <summary>Stops listening and resets every open connection: to the services the database is gone.</summary>
+    /// <summary>Resets every open connection, and every new one as soon as it is accepted: to the services the database is gone.</summary>
     public void Stop()
     {
-        _cts.Cancel();
-        _listener?.Stop();
-        _listener = null;
         lock (_connections)
         {
-            foreach (var connection in _connections)
-            {
-                try
-                {
-                    connection.Client?.LingerState = new LingerOption(true, 0);
-                }
-                catch (Exception e) when (e is SocketException or ObjectDisposedException)
-                {
-                }
-
-                connection.Dispose();
-            }
-
+            _up = false;
+            _connections.ForEach(Reset);
             _connections.Clear();
         }
     }
@@ -61,21 +45,43 @@ public sealed class TcpProxy : IAsyncDisposable
     public ValueTask DisposeAsync()
     {
         Stop();
+        _cts.Cancel();
+        _listener.Stop();
+        _cts.Dispose();
         return ValueTask.CompletedTask;
     }
 
-    private async Task AcceptLoopAsync(TcpListener listener, CancellationToken cancellationToken)
+    private static void Reset(TcpClient connection)
+    {
+        try
+        {
+            connection.Client?.LingerState = new LingerOption(true, 0);
+        }
+        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        {
+        }
+
+        connection.Dispose();
+    }
+
+    private async Task AcceptLoopAsync(CancellationToken cancellationToken)
     {
         while (!cancellationToken.IsCancellationRequested)
         {
             TcpClient inbound;
             try
             {
-                inbound = await listener.AcceptTcpClientAsync(cancellationToken);
+                inbound = await _listener.AcceptTcpClientAsync(cancellationToken);
             }
             catch (Exception e) when (e is OperationCanceledException or SocketException or ObjectDisposedException)
             {
                 return;
+            }
+
+            if (!_up)
+            {
+                Reset(inbound);
+                continue;
             }
 
             var outbound = new TcpClient();
@@ -92,6 +98,14 @@ public sealed class TcpProxy : IAsyncDisposable
 
             lock (_connections)
             {
+                // Stopped while connecting: this one is cut like the others.
+                if (!_up)
+                {
+                    Reset(inbound);
+                    Reset(outbound);
+                    continue;
+                }
+
                 _connections.Add(inbound);
                 _connections.Add(outbound);
             }

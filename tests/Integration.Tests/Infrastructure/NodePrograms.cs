@@ -1,0 +1,60 @@
+using System.Diagnostics;
+using ProtocolBench.Shared.Domain;
+
+namespace ProtocolBench.Integration.Tests.Infrastructure;
+
+/// <summary>
+/// Node.js programs in tests/ (clients ProtocolBench did not write: graphql-http's audit, @grpc/grpc-js): their packages
+/// installed once with npm ci from the committed lock file, then run with a time limit.
+/// </summary>
+public static class NodePrograms
+{
+    /// <summary>tests/<paramref name="name"/>, with its node_modules installed.</summary>
+    public static async Task<string> PrepareAsync(string name, CancellationToken cancellationToken)
+    {
+        var folder = Path.Combine(ProjectPaths.RootOrCurrent, "tests", name);
+        if (!Directory.Exists(Path.Combine(folder, "node_modules")))
+        {
+            var (installed, output, error) = await RunAsync("npm", ["ci", "--no-audit", "--no-fund"], folder, TimeSpan.FromMinutes(3), cancellationToken);
+            Assert.True(installed == 0, $"npm ci in {folder} failed:\n{output}{error}");
+        }
+
+        return folder;
+    }
+
+    /// <summary>Runs <paramref name="program"/> in <paramref name="folder"/>; killed and a <see cref="TimeoutException"/> after <paramref name="timeout"/>.</summary>
+    public static async Task<(int ExitCode, string Output, string Error)> RunAsync(
+        string program, string[] arguments, string folder, TimeSpan timeout, CancellationToken cancellationToken)
+    {
+        var info = new ProcessStartInfo(program, arguments) { WorkingDirectory = folder, RedirectStandardOutput = true, RedirectStandardError = true };
+        Process process;
+        try
+        {
+            process = Process.Start(info)!;
+        }
+        catch (System.ComponentModel.Win32Exception e)
+        {
+            Assert.Fail($"{program} is not installed ({e.Message}): install Node.js and npm (apt-get install nodejs npm).");
+            throw;
+        }
+
+        using (process)
+        {
+            var output = process.StandardOutput.ReadToEndAsync(cancellationToken);
+            var error = process.StandardError.ReadToEndAsync(cancellationToken);
+            using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+            deadline.CancelAfter(timeout);
+            try
+            {
+                await process.WaitForExitAsync(deadline.Token);
+            }
+            catch (OperationCanceledException)
+            {
+                process.Kill(entireProcessTree: true);
+                throw new TimeoutException($"{program} {string.Join(' ', arguments)} did not finish within {timeout.TotalSeconds:F0} s.");
+            }
+
+            return (process.ExitCode, await output, await error);
+        }
+    }
+}
