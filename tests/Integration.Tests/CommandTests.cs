@@ -199,32 +199,19 @@ public sealed partial class CommandTests : IDisposable
     {
         foreach (var (name, pid) in pids)
         {
-            Assert.False(IsRunning(pid), $"{name} (pid {pid}) is still running.");
+            Assert.False(Processes.IsRunning(pid), $"{name} (pid {pid}) is still running.");
         }
     }
 
     private async Task AssertAllGoneWithinAsync(IReadOnlyDictionary<string, int> pids, TimeSpan limit)
     {
         var watch = Stopwatch.StartNew();
-        while (pids.Values.Any(IsRunning) && watch.Elapsed < limit)
+        while (pids.Values.Any(Processes.IsRunning) && watch.Elapsed < limit)
         {
             await Task.Delay(200, Token);
         }
 
         AssertAllGone(pids);
-    }
-
-    private static bool IsRunning(int pid)
-    {
-        try
-        {
-            using var process = Process.GetProcessById(pid);
-            return !process.HasExited;
-        }
-        catch (ArgumentException)
-        {
-            return false;
-        }
     }
 
     /// <summary>The benchmark's progress line of its first measured cell, "[   1/92] ...".</summary>

@@ -220,20 +220,7 @@ public sealed class LauncherTests
         Assert.Contains("payload-files", error.Message);
         // The unhealthy service was stopped again, not left behind.
         var pid = int.Parse(Regex.Match(error.Message, @"^Rest\.Api \(pid (\d+)\) did not become healthy").Groups[1].Value);
-        Assert.False(IsRunning(pid), $"The unhealthy service (pid {pid}) is still running.");
-    }
-
-    private static bool IsRunning(int pid)
-    {
-        try
-        {
-            using var process = Process.GetProcessById(pid);
-            return !process.HasExited;
-        }
-        catch (ArgumentException)
-        {
-            return false;
-        }
+        Assert.False(Processes.IsRunning(pid), $"The unhealthy service (pid {pid}) is still running.");
     }
 
     [Fact]
@@ -249,7 +236,7 @@ public sealed class LauncherTests
         Assert.True(process.HasExited);
         Assert.Equal(0, process.ExitCode);
         Assert.InRange(watch.Elapsed.TotalSeconds, 0, 14);
-        Assert.False(IsRunning(pid));
+        Assert.False(Processes.IsRunning(pid));
     }
 
     [Fact]
