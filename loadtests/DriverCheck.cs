@@ -13,7 +13,7 @@ using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.LoadTests;
 
-public sealed record DriverRound(double OursPerSecond, double TheirsPerSecond, BooksSummary OurBooks, string TheirSummary);
+public sealed record DriverRound(double OursPerSecond, double TheirsPerSecond, TallySummary OurTally, string TheirSummary);
 
 public sealed record DriverComparison(
     string Endpoint,
@@ -32,12 +32,12 @@ public sealed record DriverComparison(
     public double Ratio => Ours / Theirs;
 }
 
-public sealed record DriverCheckResult(string Scenario, string Machine, IReadOnlyList<DriverComparison> Rows)
+public sealed record DriverCheckResult(Scenario Scenario, string Machine, IReadOnlyList<DriverComparison> Rows)
 {
     public static string Markdown(DriverCheckResult r)
     {
         var md = new StringBuilder();
-        md.AppendLine($"Same endpoint, same concurrency, same pinning ({r.Machine}); scenario {Scenarios.Named(r.Scenario).Label}. " +
+        md.AppendLine($"Same endpoint, same concurrency, same pinning ({r.Machine}); scenario {r.Scenario.Label}. " +
                       "Our driver deserializes and checks every response; wrk and h2load only read the bytes.").AppendLine();
         md.AppendLine("| endpoint | users | connections | tool | tool req/s | our req/s | ours ÷ tool |");
         md.AppendLine("|---|---:|---:|---|---:|---:|---:|");
@@ -73,13 +73,13 @@ public sealed class DriverCheck(LoadTestOptions options, ClientPool pool, Servic
 
     public async Task<DriverCheckResult> RunAsync(LiveProgress progress, CancellationToken stop)
     {
-        var scenario = Scenarios.Named(options.CheckScenario);
+        var scenario = options.CheckScenario;
         var rows = new List<DriverComparison>
         {
             await RestAsync(scenario, progress, stop),
             await GrpcAsync(scenario, progress, stop),
         };
-        return new DriverCheckResult(scenario.Name, $"driver and tool on {driverCpus ?? "any CPU"}", rows);
+        return new DriverCheckResult(scenario, $"driver and tool on {driverCpus ?? "any CPU"}", rows);
     }
 
     private async Task<DriverComparison> RestAsync(Scenario scenario, LiveProgress progress, CancellationToken stop)
@@ -131,13 +131,13 @@ public sealed class DriverCheck(LoadTestOptions options, ClientPool pool, Servic
     {
         var clients = pool.For(protocol, Transport.Http, users);
         var rounds = new List<DriverRound>();
-        var warmup = new UserLoad(scenario, clients, users, int.MaxValue, options.Timeout, duration: TimeSpan.FromSeconds(2));
+        var warmup = new UserLoad(new ScenarioSender(scenario, options.Timeout), clients, users, int.MaxValue, TimeSpan.FromSeconds(2));
         Begin(progress, $"driver-check {tool}: warm-up, our driver", TimeSpan.FromSeconds(2));
         await warmup.RunAsync(stop);
         for (var round = 1; round <= RoundCount && !stop.IsCancellationRequested; round++)
         {
             // Alternate who goes first, so a drift during the check does not always favour the same side.
-            var ours = new UserLoad(scenario, clients, users, int.MaxValue, options.Timeout, duration: options.Duration);
+            var ours = new UserLoad(new ScenarioSender(scenario, options.Timeout), clients, users, int.MaxValue, options.Duration);
             string output = "";
             foreach (var oursNow in round % 2 == 1 ? new[] { true, false } : [false, true])
             {
@@ -154,11 +154,11 @@ public sealed class DriverCheck(LoadTestOptions options, ClientPool pool, Servic
                 }
             }
 
-            var oursPerSecond = ours.Books.Ok / ours.Elapsed.TotalSeconds;
+            var oursPerSecond = ours.Tally.Ok / ours.Elapsed.TotalSeconds;
             var (theirs, summary) = parse(output);
-            rounds.Add(new DriverRound(oursPerSecond, theirs, ours.Books.Summary(), summary));
+            rounds.Add(new DriverRound(oursPerSecond, theirs, ours.Tally.Summary(), summary));
             progress.End(1, $"  {Spectre.Console.Markup.Escape(tool)} round {round}: ours {oursPerSecond:F0} req/s, {tool} {theirs:F0} req/s, " +
-                            $"ratio {oursPerSecond / theirs:F2}; ours: errors {Spectre.Console.Markup.Escape(ours.Books.Summary().ErrorText)}; {Spectre.Console.Markup.Escape(summary)}");
+                            $"ratio {oursPerSecond / theirs:F2}; ours: errors {Spectre.Console.Markup.Escape(ours.Tally.Summary().ErrorText)}; {Spectre.Console.Markup.Escape(summary)}");
         }
 
         return new DriverComparison(endpoint, tool, string.Join(' ', Pinning.Prefix(driverCpus).Concat(command).Select(Quote)), users, connections,

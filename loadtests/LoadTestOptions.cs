@@ -20,8 +20,8 @@ public enum Mode
 /// </summary>
 public sealed record LoadTestOptions
 {
-    public static readonly IReadOnlyList<string> DefaultUserScenarios = ["search-3112", "search-111", "search-11", "create"];
-    public static readonly IReadOnlyList<string> DefaultPacedScenarios = ["clone-hello", "pdf"];
+    public static readonly IReadOnlyList<Scenario> DefaultUserScenarios = Scenarios("search-3112", "search-111", "search-11", "create");
+    public static readonly IReadOnlyList<Scenario> DefaultPacedScenarios = Scenarios("clone-hello", "pdf");
 
     public required CommonSettings Common { get; init; }
 
@@ -42,9 +42,9 @@ public sealed record LoadTestOptions
     /// <summary>At least this many warm-up requests per cell in all (spread over the users), so one user also finds the service's code compiled at full tier.</summary>
     public int WarmupTotal { get; init; } = 50;
 
-    public IReadOnlyList<string> UserScenarios { get; init; } = DefaultUserScenarios;
+    public IReadOnlyList<Scenario> UserScenarios { get; init; } = DefaultUserScenarios;
 
-    public IReadOnlyList<string> PacedScenarios { get; init; } = DefaultPacedScenarios;
+    public IReadOnlyList<Scenario> PacedScenarios { get; init; } = DefaultPacedScenarios;
 
     /// <summary>Paced study: requests per second and how many.</summary>
     public double Rate { get; init; } = 2;
@@ -79,7 +79,7 @@ public sealed record LoadTestOptions
 
     public int Rounds { get; init; } = 3;
 
-    public string CheckScenario { get; init; } = "search-11";
+    public Scenario CheckScenario { get; init; } = Catalogue.Named("search-11");
 
     public bool RunsUsers => Mode is Mode.Users or Mode.All;
 
@@ -116,12 +116,12 @@ public sealed record LoadTestOptions
             Description = "http,https", HelpName = "LIST", DefaultValueFactory = _ => Display.Transports,
             CustomParser = r => CommonOptions.List(r, CommonOptions.ParseTransport),
         };
-        var scenarios = new Option<IReadOnlyList<string>?>("--scenarios")
+        var scenarios = new Option<IReadOnlyList<Scenario>?>("--scenarios")
         {
             Description = $"users default: {string.Join(',', DefaultUserScenarios)}; paced default: {string.Join(',', DefaultPacedScenarios)}; " +
                           $"any of {string.Join(", ", Catalogue.Names)}, or I..VII; in `all` the list applies to both studies",
             HelpName = "LIST",
-            CustomParser = r => CommonOptions.List(r, s => Catalogue.Find(s) is { Call: not null } found ? found.Name : throw new FormatException($"'{s}' is not a scenario")),
+            CustomParser = r => CommonOptions.List(r, s => Catalogue.Find(s) is { HasRequest: true } found ? found : throw new FormatException($"'{s}' is not a scenario")),
         };
         var users = new Option<IReadOnlyList<int>>("--users")
         {
@@ -152,7 +152,7 @@ public sealed record LoadTestOptions
         var root = CommonOptions.Root(
             "ProtocolBench load studies: virtual users (Śliwa & Pańczyk) and a paced stream (Bolanowski), on every protocol.\n\n" +
             "  dotnet run -c Release --project loadtests -- [mode] [options]\n\n" +
-            "Exit codes (both commands): 0 done; 1 a check failed (books, nothing lost, --fail-on-errors); 2 bad options;\n" +
+            "Exit codes (both commands): 0 done; 1 a check failed (tally, nothing lost, --fail-on-errors); 2 bad options;\n" +
             "3 a service would not start or died; 130 Ctrl+C; 143 SIGTERM (partial results are written first).");
         root.Arguments.Add(mode);
         common.AddTo(root);
@@ -188,8 +188,8 @@ public sealed record LoadTestOptions
                 Requests = Pick(requests, 10),
                 WarmupPerUser = Pick(warmup, 1),
                 WarmupTotal = Pick(warmupTotal, 10),
-                UserScenarios = given ?? (isQuick ? ["search-11", "search-111", "create"] : DefaultUserScenarios),
-                PacedScenarios = given ?? (isQuick ? ["clone-hello"] : DefaultPacedScenarios),
+                UserScenarios = given ?? (isQuick ? Scenarios("search-11", "search-111", "create") : DefaultUserScenarios),
+                PacedScenarios = given ?? (isQuick ? Scenarios("clone-hello") : DefaultPacedScenarios),
                 Rate = Pick(rate, 5),
                 Count = Pick(count, 10),
                 PacedWarmup = Pick(pacedWarmup, 5),
@@ -209,7 +209,7 @@ public sealed record LoadTestOptions
                 options = options with { CheckScenario = given.Count == 1 ? given[0] : throw new UsageException("driver-check takes one scenario.") };
             }
 
-            if (chosenMode == Mode.DriverCheck && !options.CheckScenario.StartsWith("search-", StringComparison.Ordinal))
+            if (chosenMode == Mode.DriverCheck && options.CheckScenario.Phrase is null)
             {
                 throw new UsageException("driver-check measures a search scenario (search-3112, search-111 or search-11).");
             }
@@ -222,6 +222,8 @@ public sealed record LoadTestOptions
             return (null, ExitCodes.BadUsage);
         }
     }
+
+    private static IReadOnlyList<Scenario> Scenarios(params string[] names) => [.. names.Select(Catalogue.Named)];
 
     private static Option<int> IntOption(string name, string description, int value, Func<System.CommandLine.Parsing.ArgumentResult, int> parse) =>
         new(name) { Description = description, HelpName = "N", DefaultValueFactory = _ => value, CustomParser = r => parse(r) };

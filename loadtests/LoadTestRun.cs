@@ -138,7 +138,7 @@ public static class LoadTestRun
             return exit;
         }
 
-        if (!report.BooksBalanced || report.NothingLostChecks.Any(c => c.Failed))
+        if (!report.TallyBalanced || report.NothingLostChecks.Any(c => c.Failed))
         {
             return ExitCodes.CheckFailed;
         }

@@ -4,7 +4,6 @@ using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Lab;
 using ProtocolBench.LoadTests.Reports;
 using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Domain.Authors;
 using Spectre.Console;
 
 namespace ProtocolBench.LoadTests;
@@ -12,7 +11,7 @@ namespace ProtocolBench.LoadTests;
 public sealed record PacedSample(int Index, double ScheduledMs, double StartedMs, double LatencyMs, OutcomeKind Outcome, string? Error);
 
 public sealed record PacedCell(
-    string Scenario,
+    Scenario Scenario,
     Protocol Protocol,
     Transport Transport,
     double Rate,
@@ -26,11 +25,11 @@ public sealed record PacedCell(
     double MaxLateMs,
     long BytesSent,
     long BytesReceived,
-    BooksSummary Books,
+    TallySummary Requests,
     NothingLostResult? NothingLost,
     IReadOnlyList<PacedSample> Samples)
 {
-    public bool Measured => Books.Issued > 0;
+    public bool Measured => Requests.Issued > 0;
 }
 
 /// <summary>
@@ -42,11 +41,11 @@ public sealed class PacedStudy(LoadTestOptions options, ClientPool pool, Service
     public List<PacedCell> Cells { get; } = [];
 
     public long PlannedRequests =>
-        options.PacedScenarios.Select(Scenarios.Named).Sum(s => (long)options.Count * options.Protocols.Count(s.AppliesTo) * options.Transports.Count);
+        options.PacedScenarios.Sum(s => (long)options.Count * options.Protocols.Count(s.AppliesTo) * options.Transports.Count);
 
     public async Task RunAsync(LiveProgress progress, CancellationToken stop)
     {
-        foreach (var scenario in options.PacedScenarios.Select(Scenarios.Named))
+        foreach (var scenario in options.PacedScenarios)
         {
             foreach (var protocol in options.Protocols)
             {
@@ -89,7 +88,7 @@ public sealed class PacedStudy(LoadTestOptions options, ClientPool pool, Service
         var ledger = scenario.Creates ? new CreateLedger($"lt-{runId}-paced-{protocol}-{transport}-".ToLowerInvariant()) : null;
         var label = $"paced {scenario.Name} · {Display.Of(protocol)} {transport.ToString().ToUpperInvariant()} · {options.Rate:0.##}/s";
 
-        var warmup = new UserLoad(scenario, [client], 1, options.PacedWarmup, options.Timeout, ledger?.Prefix + "w", ledger);
+        var warmup = new UserLoad(new ScenarioSender(scenario, options.Timeout, ledger, "w"), [client], 1, options.PacedWarmup);
         progress.Begin($"{label} [grey](warm-up)[/]", warmup.Planned, () => warmup.Completed);
         await warmup.RunAsync(cellStop.Token);
         GC.Collect();
@@ -102,7 +101,7 @@ public sealed class PacedStudy(LoadTestOptions options, ClientPool pool, Service
         {
         }
 
-        var books = new Books();
+        var sender = new ScenarioSender(scenario, options.Timeout, ledger);
         var samples = new PacedSample?[options.Count];
         var completed = 0L;
         var before = pool.Wire(protocol, transport);
@@ -129,7 +128,7 @@ public sealed class PacedStudy(LoadTestOptions options, ClientPool pool, Service
             var index = i;
             inFlight.Add(Task.Run(async () =>
             {
-                samples[index] = await OneAsync(scenario, client, index, origin, due, ledger, books, cellStop.Token);
+                samples[index] = await OneAsync(sender, client, index, origin, due, cellStop.Token);
                 Interlocked.Increment(ref completed);
             }, CancellationToken.None));
         }
@@ -140,7 +139,7 @@ public sealed class PacedStudy(LoadTestOptions options, ClientPool pool, Service
         }
         catch (Exception) when (inFlight.Any(t => t.IsFaulted))
         {
-            // A crashed request task leaves its request unsettled: the books show it.
+            // A crashed request task leaves its request unsettled: the tally shows it.
         }
 
         var after = pool.Wire(protocol, transport);
@@ -151,71 +150,28 @@ public sealed class PacedStudy(LoadTestOptions options, ClientPool pool, Service
             : services.Deaths.TryGetValue(protocol, out var death) ? $"aborted: {death}" : UserCell.Complete;
         var nothingLost = ledger is null ? null : await NothingLostResult.CheckAsync(services.Database, ledger, CancellationToken.None);
         return new PacedCell(
-            scenario.Name, protocol, transport, options.Rate, options.Count, status,
-            Percentile(ok, 50), ok.Length == 0 ? double.NaN : ok.Average(), Percentile(ok, 95),
+            scenario, protocol, transport, options.Rate, options.Count, status,
+            Statistic.Median(ok), ok.Length == 0 ? double.NaN : ok.Average(), Statistic.Percentile(ok, 95),
             ok.Length == 0 ? double.NaN : ok[0], ok.Length == 0 ? double.NaN : ok[^1],
             taken.Count == 0 ? 0 : taken.Max(s => s.StartedMs - s.ScheduledMs),
-            after.Sent - before.Sent, after.Received - before.Received, books.Summary(), nothingLost, taken);
+            after.Sent - before.Sent, after.Received - before.Received, sender.Tally.Summary(), nothingLost, taken);
     }
 
-    private async Task<PacedSample> OneAsync(
-        Scenario scenario, IProtocolClient client, int index, long origin, long due, CreateLedger? ledger, Books books, CancellationToken stop)
+    private static async Task<PacedSample> OneAsync(ScenarioSender sender, IProtocolClient client, int index, long origin, long due, CancellationToken stop)
     {
-        var marker = ledger is null ? "" : $"{ledger.Prefix}{index}";
-        books.Issue();
-        using var attempt = CancellationTokenSource.CreateLinkedTokenSource(stop);
-        attempt.CancelAfter(options.Timeout + TimeSpan.FromSeconds(1));
-        object? result = null;
-        Outcome outcome;
-        var start = Stopwatch.GetTimestamp();
-        try
-        {
-            result = await scenario.Call!(client, marker, attempt.Token);
-            outcome = Outcome.Ok;
-        }
-        catch (Exception e)
-        {
-            outcome = Outcome.Classify(e, stop, attempt.Token);
-        }
-
-        var latency = Stopwatch.GetElapsedTime(start).TotalMilliseconds;
-        if (result is not null && scenario.ProblemWith(result, marker) is not null)
-        {
-            outcome = new Outcome(OutcomeKind.Failed, "invalid response");
-        }
-
-        ledger?.Record(marker, outcome, (result as AuthorDto)?.Id ?? 0);
-        books.Settle(outcome);
+        var attempt = await sender.SendAsync(client, sender.Marker($"{index}"), stop);
         return new PacedSample(
             index,
             Stopwatch.GetElapsedTime(origin, due).TotalMilliseconds,
-            Stopwatch.GetElapsedTime(origin, start).TotalMilliseconds,
-            latency,
-            outcome.Kind,
-            outcome.Error);
-    }
-
-    /// <summary>Nearest-rank percentile of sorted values (the median of an even count is the mean of the middle two).</summary>
-    public static double Percentile(double[] sorted, double percentile)
-    {
-        if (sorted.Length == 0)
-        {
-            return double.NaN;
-        }
-
-        if (percentile == 50)
-        {
-            var middle = sorted.Length / 2;
-            return sorted.Length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-        }
-
-        var rank = (int)Math.Ceiling(percentile / 100 * sorted.Length);
-        return sorted[Math.Clamp(rank - 1, 0, sorted.Length - 1)];
+            Stopwatch.GetElapsedTime(origin, attempt.Started).TotalMilliseconds,
+            attempt.Elapsed.TotalMilliseconds,
+            attempt.Outcome.Kind,
+            attempt.Outcome.Error);
     }
 
     private PacedCell Empty(Scenario scenario, Protocol protocol, Transport transport, string status) => new(
-        scenario.Name, protocol, transport, options.Rate, options.Count, status, double.NaN, double.NaN, double.NaN, double.NaN,
-        double.NaN, 0, 0, 0, new Books().Summary(), null, []);
+        scenario, protocol, transport, options.Rate, options.Count, status, double.NaN, double.NaN, double.NaN, double.NaN,
+        double.NaN, 0, 0, 0, new RequestTally().Summary(), null, []);
 
     private static string Describe(PacedCell c)
     {
@@ -225,8 +181,8 @@ public sealed class PacedStudy(LoadTestOptions options, ClientPool pool, Service
             return $"[grey]{Markup.Escape(name)}: {Markup.Escape(c.Status)}[/]";
         }
 
-        var colour = c.Books.NotOk > 0 || !c.Books.Balanced ? "red" : "green";
+        var colour = c.Requests.NotOk > 0 || !c.Requests.Balanced ? "red" : "green";
         return $"[{colour}]✓[/] {Markup.Escape(name)}: median {c.MedianMs:F2} ms (min {c.MinMs:F2}, max {c.MaxMs:F2}), " +
-               $"errors {Markup.Escape(c.Books.ErrorText)}" + (c.Status == UserCell.Complete ? "" : $" [yellow]({Markup.Escape(c.Status)})[/]");
+               $"errors {Markup.Escape(c.Requests.ErrorText)}" + (c.Status == UserCell.Complete ? "" : $" [yellow]({Markup.Escape(c.Status)})[/]");
     }
 }

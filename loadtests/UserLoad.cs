@@ -1,58 +1,40 @@
 using System.Diagnostics;
 using HdrHistogram;
-using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Domain.Authors;
 
 namespace ProtocolBench.LoadTests;
 
 /// <summary>
 /// Virtual users sending one scenario back to back, no think time: each user a task with its own histogram
-/// (merged with Add afterwards), a count or a deadline, and its own timeout on every request.
-/// The clock stops when the call returns; the response is checked after that and a wrong one counts as failed.
+/// (merged with Add afterwards), a count or a deadline, and its own timeout on every request (the sender's).
+/// A response that fails its check counts as failed, and only successful requests enter the histograms.
 /// </summary>
 public sealed class UserLoad
 {
-    private readonly Scenario _scenario;
+    private readonly ScenarioSender _sender;
     private readonly IReadOnlyList<IProtocolClient> _clients;
     private readonly int _requestsPerUser;
     private readonly TimeSpan? _duration;
     private long _deadline;
-    private readonly TimeSpan _backstop;
-    private readonly string _markerPrefix;
     private readonly LongHistogram[] _histograms;
     private long _completed;
 
-    public UserLoad(
-        Scenario scenario,
-        IReadOnlyList<IProtocolClient> clients,
-        int users,
-        int requestsPerUser,
-        TimeSpan timeout,
-        string markerPrefix = "",
-        CreateLedger? ledger = null,
-        TimeSpan? duration = null)
+    public UserLoad(ScenarioSender sender, IReadOnlyList<IProtocolClient> clients, int users, int requestsPerUser, TimeSpan? duration = null)
     {
-        _scenario = scenario;
+        _sender = sender;
         _clients = clients;
         _requestsPerUser = requestsPerUser;
-        _markerPrefix = markerPrefix;
-        Ledger = ledger;
         Users = users;
-        // The client's own timeout or deadline fires first; this one also bounds reading a body that stalls.
-        _backstop = timeout + TimeSpan.FromSeconds(1);
         _duration = duration;
         _histograms = new LongHistogram[users];
-        HighestTrackableMicros = (long)Math.Max(TimeSpan.FromMinutes(1).TotalMicroseconds, 2 * _backstop.TotalMicroseconds);
+        HighestTrackableMicros = (long)Math.Max(TimeSpan.FromMinutes(1).TotalMicroseconds, 2 * sender.Backstop.TotalMicroseconds);
     }
 
     public int Users { get; }
 
     public long HighestTrackableMicros { get; }
 
-    public Books Books { get; } = new();
-
-    public CreateLedger? Ledger { get; }
+    public RequestTally Tally => _sender.Tally;
 
     public long Completed => Interlocked.Read(ref _completed);
 
@@ -72,7 +54,7 @@ public sealed class UserLoad
         }
         catch (Exception) when (users.Any(u => u.IsFaulted))
         {
-            // A user that crashed left requests issued but not settled: the books will show it.
+            // A user that crashed left requests issued but not settled: the tally will show it.
         }
 
         Elapsed = Stopwatch.GetElapsedTime(started);
@@ -106,52 +88,13 @@ public sealed class UserLoad
                 return;
             }
 
-            var marker = _scenario.Creates ? $"{_markerPrefix}{user}-{i}" : "";
-            Books.Issue();
-            using var attempt = CancellationTokenSource.CreateLinkedTokenSource(stop);
-            attempt.CancelAfter(_backstop);
-            object? result = null;
-            Outcome outcome;
-            var start = Stopwatch.GetTimestamp();
-            try
+            var attempt = await _sender.SendAsync(client, _sender.Marker($"{user}-{i}"), stop).ConfigureAwait(false);
+            if (attempt.Ok)
             {
-                result = await _scenario.Call!(client, marker, attempt.Token).ConfigureAwait(false);
-                outcome = Outcome.Ok;
-            }
-            catch (Exception e)
-            {
-                outcome = Outcome.Classify(e, stop, attempt.Token);
+                histogram.RecordValue(Math.Clamp((long)attempt.Elapsed.TotalMicroseconds, 1, HighestTrackableMicros));
             }
 
-            var micros = (long)Stopwatch.GetElapsedTime(start).TotalMicroseconds;
-            if (result is not null && _scenario.ProblemWith(result, marker) is not null)
-            {
-                outcome = new Outcome(OutcomeKind.Failed, "invalid response");
-            }
-
-            if (outcome.Kind == OutcomeKind.Ok)
-            {
-                histogram.RecordValue(Math.Clamp(micros, 1, HighestTrackableMicros));
-            }
-
-            Ledger?.Record(marker, outcome, (result as AuthorDto)?.Id ?? 0);
-            Books.Settle(outcome);
             Interlocked.Increment(ref _completed);
         }
     }
-}
-
-/// <summary>Latency figures of one histogram, in milliseconds.</summary>
-public sealed record Latency(long Count, double MeanMs, double P50Ms, double P90Ms, double P95Ms, double P99Ms, double MaxMs)
-{
-    public static Latency From(HistogramBase h) => h.TotalCount == 0
-        ? new Latency(0, double.NaN, double.NaN, double.NaN, double.NaN, double.NaN, double.NaN)
-        : new Latency(
-            h.TotalCount,
-            h.GetMean() / 1000,
-            h.GetValueAtPercentile(50) / 1000.0,
-            h.GetValueAtPercentile(90) / 1000.0,
-            h.GetValueAtPercentile(95) / 1000.0,
-            h.GetValueAtPercentile(99) / 1000.0,
-            h.GetMaxValue() / 1000.0);
 }

@@ -9,7 +9,7 @@ using Spectre.Console;
 namespace ProtocolBench.LoadTests;
 
 public sealed record UserCell(
-    string Scenario,
+    Scenario Scenario,
     Protocol Protocol,
     Transport Transport,
     int Users,
@@ -21,27 +21,27 @@ public sealed record UserCell(
     Latency Latency,
     long BytesSent,
     long BytesReceived,
-    BooksSummary Books,
-    BooksSummary Warmup,
+    TallySummary Requests,
+    TallySummary Warmup,
     NothingLostResult? NothingLost)
 {
     public const string Complete = "complete";
 
-    public bool Measured => Books.Issued > 0;
+    public bool Measured => Requests.Issued > 0;
 
     public double MegabytesReceived => BytesReceived / 1e6;
 
     public double MegabytesSent => BytesSent / 1e6;
 
-    public double KilobytesPerRequestReceived => Books.Issued == 0 ? double.NaN : BytesReceived / 1e3 / Books.Issued;
+    public double KilobytesPerRequestReceived => Requests.Issued == 0 ? double.NaN : BytesReceived / 1e3 / Requests.Issued;
 
-    public double KilobytesPerRequestSent => Books.Issued == 0 ? double.NaN : BytesSent / 1e3 / Books.Issued;
+    public double KilobytesPerRequestSent => Requests.Issued == 0 ? double.NaN : BytesSent / 1e3 / Requests.Issued;
 
-    public string Id => $"{Scenario}-{Protocol}-{Transport}-u{Users}".ToLowerInvariant();
+    public string Id => $"{Scenario.Name}-{Protocol}-{Transport}-u{Users}".ToLowerInvariant();
 
-    public static UserCell NotRun(string scenario, Protocol protocol, Transport transport, int users, int requests, string status)
+    public static UserCell NotRun(Scenario scenario, Protocol protocol, Transport transport, int users, int requests, string status)
     {
-        var empty = new Books().Summary();
+        var empty = new RequestTally().Summary();
         return new(scenario, protocol, transport, users, requests, 0, status, 0, 0, Latency.From(new LongHistogram(1000, 3)), 0, 0, empty, empty, null);
     }
 }
@@ -57,12 +57,12 @@ public sealed class VirtualUserStudy(LoadTestOptions options, ClientPool pool, S
     public Dictionary<string, LongHistogram> Histograms { get; } = [];
 
     public long PlannedRequests =>
-        options.UserScenarios.Select(Scenarios.Named).Sum(s =>
+        options.UserScenarios.Sum(s =>
             options.Users.Sum(u => (long)u * options.Requests) * options.Protocols.Count(s.AppliesTo) * options.Transports.Count);
 
     public async Task RunAsync(LiveProgress progress, CancellationToken stop)
     {
-        foreach (var scenario in options.UserScenarios.Select(Scenarios.Named))
+        foreach (var scenario in options.UserScenarios)
         {
             foreach (var users in options.Users)
             {
@@ -79,12 +79,12 @@ public sealed class VirtualUserStudy(LoadTestOptions options, ClientPool pool, S
                         UserCell cell;
                         if (!scenario.AppliesTo(protocol))
                         {
-                            cell = UserCell.NotRun(scenario.Name, protocol, transport, users, options.Requests, "not applicable");
+                            cell = UserCell.NotRun(scenario, protocol, transport, users, options.Requests, "not applicable");
                             planned = 0;
                         }
                         else if (services.Deaths.TryGetValue(protocol, out var death))
                         {
-                            cell = UserCell.NotRun(scenario.Name, protocol, transport, users, options.Requests, $"skipped: {death}");
+                            cell = UserCell.NotRun(scenario, protocol, transport, users, options.Requests, $"skipped: {death}");
                         }
                         else
                         {
@@ -115,15 +115,15 @@ public sealed class VirtualUserStudy(LoadTestOptions options, ClientPool pool, S
         }
         catch (Exception e) when (e is NotSupportedException or InvalidOperationException)
         {
-            return UserCell.NotRun(scenario.Name, protocol, transport, users, options.Requests, $"skipped: {e.Message}");
+            return UserCell.NotRun(scenario, protocol, transport, users, options.Requests, $"skipped: {e.Message}");
         }
 
         var perUser = Math.Max(options.WarmupPerUser, (options.WarmupTotal + users - 1) / users);
-        var warmup = new UserLoad(scenario, clients, users, perUser, options.Timeout, ledger?.Prefix + "w", ledger);
+        var warmup = new UserLoad(new ScenarioSender(scenario, options.Timeout, ledger, "w"), clients, users, perUser);
         progress.Begin($"{label} [grey](warm-up)[/]", warmup.Planned, () => warmup.Completed);
         await warmup.RunAsync(cellStop.Token);
 
-        var load = new UserLoad(scenario, clients, users, options.Requests, options.Timeout, ledger?.Prefix ?? "", ledger);
+        var load = new UserLoad(new ScenarioSender(scenario, options.Timeout, ledger), clients, users, options.Requests);
         // Collect the previous cell's garbage now rather than inside this one's measurement.
         GC.Collect();
         GC.WaitForPendingFinalizers();
@@ -134,12 +134,12 @@ public sealed class VirtualUserStudy(LoadTestOptions options, ClientPool pool, S
 
         var histogram = load.Merged();
         Histograms[id] = histogram;
-        var books = load.Books.Summary();
+        var requests = load.Tally.Summary();
         var status = stop.IsCancellationRequested
             ? "interrupted"
             : services.Deaths.TryGetValue(protocol, out var death) ? $"aborted: {death}" : UserCell.Complete;
 
-        if (services.External && books.NotOk > 0)
+        if (services.External && requests.NotOk > 0)
         {
             await services.CheckExternalAsync(protocol);
         }
@@ -152,9 +152,9 @@ public sealed class VirtualUserStudy(LoadTestOptions options, ClientPool pool, S
 
         var seconds = load.Elapsed.TotalSeconds;
         return new UserCell(
-            scenario.Name, protocol, transport, users, options.Requests, pool.Connections(protocol, transport, users), status,
-            seconds, seconds > 0 ? books.Ok / seconds : 0, Latency.From(histogram),
-            after.Sent - before.Sent, after.Received - before.Received, books, warmup.Books.Summary(), nothingLost);
+            scenario, protocol, transport, users, options.Requests, pool.Connections(protocol, transport, users), status,
+            seconds, seconds > 0 ? requests.Ok / seconds : 0, Latency.From(histogram),
+            after.Sent - before.Sent, after.Received - before.Received, requests, warmup.Tally.Summary(), nothingLost);
     }
 
     private static string Describe(UserCell c)
@@ -165,9 +165,9 @@ public sealed class VirtualUserStudy(LoadTestOptions options, ClientPool pool, S
             return $"[grey]{Markup.Escape(name)}: {Markup.Escape(c.Status)}[/]";
         }
 
-        var colour = c.Books.NotOk > 0 || !c.Books.Balanced || c.NothingLost is { Failed: true } ? "red" : "green";
+        var colour = c.Requests.NotOk > 0 || !c.Requests.Balanced || c.NothingLost is { Failed: true } ? "red" : "green";
         var line = $"[{colour}]✓[/] {Markup.Escape(name)}: {c.RequestsPerSecond:F0} req/s, p50 {c.Latency.P50Ms:F1} ms, " +
-                   $"p99 {c.Latency.P99Ms:F1} ms, {c.MegabytesReceived:F2} MB in, errors {Markup.Escape(c.Books.ErrorText)}";
+                   $"p99 {c.Latency.P99Ms:F1} ms, {c.MegabytesReceived:F2} MB in, errors {Markup.Escape(c.Requests.ErrorText)}";
         if (c.NothingLost is { } check)
         {
             line += $"; {Markup.Escape(check.Verdict)}";

@@ -332,7 +332,7 @@ public static class BenchmarkCommand
             problems.AddRange(ExpectedCells().Where(e => !measured.Contains(e)).Select(e => $"absent cell: {e.Scenario} {Display.Of(e.Protocol, e.Transport)}"));
             var floors = domainFloors.Select(d => d.Scenario).ToHashSet();
             problems.AddRange(Catalogue.All
-                .Where(s => s.Call is not null && (!s.UsesDatabase || session.Database is not null) && !floors.Contains(s))
+                .Where(s => s.HasRequest && (!s.UsesDatabase || session.Database is not null) && !floors.Contains(s))
                 .Select(s => $"absent domain floor: {s}"));
         }
         else if (cells.Count == 0)

@@ -134,8 +134,8 @@ public sealed class ResultSet(IReadOnlyList<CellResult> cells, IReadOnlyList<Dom
     /// <summary>How much the cells' medians moved between rounds: the median and the 90th percentile of their spreads.</summary>
     public (double Median, double P90, int Cells) Stability()
     {
-        var spreads = Cells.Where(c => c.Success).Select(c => c.RoundSpread).Where(double.IsFinite).Order().ToList();
-        return spreads.Count == 0 ? (double.NaN, double.NaN, 0) : (Statistic.Median(spreads), spreads[(int)Math.Ceiling(0.9 * spreads.Count) - 1], spreads.Count);
+        var spreads = Cells.Where(c => c.Success).Select(c => c.RoundSpread).Where(double.IsFinite).ToList();
+        return (Statistic.Median(spreads), Statistic.Percentile(spreads, 90), spreads.Count);
     }
 
     /// <summary>

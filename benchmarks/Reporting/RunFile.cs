@@ -20,7 +20,7 @@ public sealed record RunFile(RunInfo Run, IReadOnlyList<CellResult> Cells, IRead
     private static readonly JsonSerializerOptions Options = new()
     {
         WriteIndented = true,
-        Converters = { new JsonStringEnumConverter(), new ScenarioConverter() },
+        Converters = { new JsonStringEnumConverter() },
         NumberHandling = JsonNumberHandling.AllowNamedFloatingPointLiterals,
     };
 
@@ -44,17 +44,5 @@ public sealed record RunFile(RunInfo Run, IReadOnlyList<CellResult> Cells, IRead
         {
             throw new InvalidDataException($"{file} is not a results file of this version: {e.Message}");
         }
-    }
-
-    /// <summary>A scenario by its name (the catalogue holds the rest).</summary>
-    private sealed class ScenarioConverter : JsonConverter<Scenario>
-    {
-        public override Scenario Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options)
-        {
-            var name = reader.GetString() ?? "";
-            return Catalogue.Find(name) ?? throw new JsonException($"unknown scenario '{name}'");
-        }
-
-        public override void Write(Utf8JsonWriter writer, Scenario value, JsonSerializerOptions options) => writer.WriteStringValue(value.Name);
     }
 }

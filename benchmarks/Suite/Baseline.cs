@@ -19,7 +19,7 @@ public class Baseline : ProtocolBenchmark
 
     protected override WireCounter Wire => _wire;
 
-    protected override async Task<object> CallAsync(string marker)
+    protected override async Task<object> CallAsync()
     {
         using var response = await _http.GetAsync("baseline", HttpCompletionOption.ResponseHeadersRead);
         if (response.StatusCode != HttpStatusCode.OK)
@@ -52,7 +52,7 @@ public class Baseline : ProtocolBenchmark
 
     protected override async Task VerifyAsync()
     {
-        var body = (byte[])await CallAsync("");
+        var body = (byte[])await CallAsync();
         if (!body.AsSpan().SequenceEqual(Expected))
         {
             throw Checks.Wrong("GET /baseline", "body differs from the fixed bytes");

@@ -11,7 +11,7 @@ namespace ProtocolBench.Benchmarks.Suite;
 public class InProcess : ScenarioBenchmark
 {
     /// <summary>Every operation; the author operations only when the services' database is known (not with --external alone).</summary>
-    public override IEnumerable<Scenario> Scenarios => Catalogue.All.Where(s => s.Call is not null && (!s.UsesDatabase || Run.Database is not null));
+    public override IEnumerable<Scenario> Scenarios => Catalogue.All.Where(s => s.HasRequest && (!s.UsesDatabase || Run.Database is not null));
 
     protected override ILibraryOperations Operations => Run.Domain;
 

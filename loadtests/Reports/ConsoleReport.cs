@@ -22,10 +22,10 @@ public static class ConsoleReport
             foreach (var c in r.Users)
             {
                 table.AddRow(
-                    c.Scenario, c.Users.ToString(CultureInfo.InvariantCulture), Display.Of(c.Protocol), Display.Of(c.Transport),
+                    c.Scenario.Name, c.Users.ToString(CultureInfo.InvariantCulture), Display.Of(c.Protocol), Display.Of(c.Transport),
                     F(c.RequestsPerSecond, 0), F(c.Latency.MeanMs), F(c.Latency.P50Ms), F(c.Latency.P95Ms), F(c.Latency.P99Ms), F(c.Latency.MaxMs),
                     F(c.MegabytesReceived), F(c.MegabytesSent),
-                    Markup.Escape(c.Status == UserCell.Complete ? c.Books.ErrorText : $"{c.Books.ErrorText} ({c.Status})"));
+                    Markup.Escape(c.Status == UserCell.Complete ? c.Requests.ErrorText : $"{c.Requests.ErrorText} ({c.Status})"));
             }
 
             AnsiConsole.Write(table);
@@ -41,8 +41,8 @@ public static class ConsoleReport
 
             foreach (var c in r.Paced)
             {
-                table.AddRow(c.Scenario, Display.Of(c.Protocol), Display.Of(c.Transport), F(c.Rate), c.Books.Issued.ToString(CultureInfo.InvariantCulture),
-                    F(c.MedianMs), F(c.MeanMs), F(c.P95Ms), F(c.MinMs), F(c.MaxMs), Markup.Escape(c.Status == UserCell.Complete ? c.Books.ErrorText : $"{c.Books.ErrorText} ({c.Status})"));
+                table.AddRow(c.Scenario.Name, Display.Of(c.Protocol), Display.Of(c.Transport), F(c.Rate), c.Requests.Issued.ToString(CultureInfo.InvariantCulture),
+                    F(c.MedianMs), F(c.MeanMs), F(c.P95Ms), F(c.MinMs), F(c.MaxMs), Markup.Escape(c.Status == UserCell.Complete ? c.Requests.ErrorText : $"{c.Requests.ErrorText} ({c.Status})"));
             }
 
             AnsiConsole.Write(table);
@@ -75,9 +75,9 @@ public static class ConsoleReport
             AnsiConsole.Write(table);
         }
 
-        AnsiConsole.MarkupLine(r.BooksBalanced
-            ? "[green]Books balance[/] in every cell: issued = ok + failed + timed out + cancelled."
-            : "[red]Books do NOT balance[/]: see report.md.");
+        AnsiConsole.MarkupLine(r.TallyBalanced
+            ? "[green]The tally balances[/] in every cell: issued = ok + failed + timed out + cancelled."
+            : "[red]The tally does NOT balance[/]: see report.md.");
         foreach (var lost in r.NothingLostChecks)
         {
             AnsiConsole.MarkupLine($"{(lost.Failed ? "[red]" : lost.Passed ? "[green]" : "[yellow]")}Nothing lost[/] {Markup.Escape(lost.Prefix)}*: {Markup.Escape(lost.Verdict)}");

@@ -72,7 +72,7 @@ public static class MarkdownReport
         foreach (var scenario in measured.Select(c => c.Scenario).Distinct())
         {
             var row = combos.Select(k => measured.FirstOrDefault(c => c.Scenario == scenario && c.Users == top && (c.Protocol, c.Transport) == k));
-            md.AppendLine($"| {Scenarios.Named(scenario).Label} | " + string.Join(" | ", row.Select(c => c is null ? "–" : Bold(c, measured, top))) + " |");
+            md.AppendLine($"| {scenario.Label} | " + string.Join(" | ", row.Select(c => c is null ? "–" : Bold(c, measured, top))) + " |");
         }
 
         return md.ToString();
@@ -119,13 +119,13 @@ public static class MarkdownReport
     {
         md.AppendLine("## Checks").AppendLine();
         var cells = r.Users.Where(c => c.Measured).Count() + r.Paced.Count(c => c.Measured);
-        md.AppendLine(r.BooksBalanced
-            ? $"- **Books balance** in all {cells} cells: issued = ok + failed + timed out + cancelled (warm-up included)."
-            : "- **Books do NOT balance** in: " + string.Join(", ",
-                r.Users.Where(c => !c.Books.Balanced || !c.Warmup.Balanced).Select(c => c.Id)
-                    .Concat(r.Paced.Where(c => !c.Books.Balanced).Select(c => $"paced {c.Scenario} {c.Protocol} {c.Transport}"))) + ".");
-        var issued = r.Users.Sum(c => c.Books.Issued) + r.Paced.Sum(c => c.Books.Issued);
-        var ok = r.Users.Sum(c => c.Books.Ok) + r.Paced.Sum(c => c.Books.Ok);
+        md.AppendLine(r.TallyBalanced
+            ? $"- **The tally balances** in all {cells} cells: issued = ok + failed + timed out + cancelled (warm-up included)."
+            : "- **The tally does NOT balance** in: " + string.Join(", ",
+                r.Users.Where(c => !c.Requests.Balanced || !c.Warmup.Balanced).Select(c => c.Id)
+                    .Concat(r.Paced.Where(c => !c.Requests.Balanced).Select(c => $"paced {c.Scenario} {c.Protocol} {c.Transport}"))) + ".");
+        var issued = r.Users.Sum(c => c.Requests.Issued) + r.Paced.Sum(c => c.Requests.Issued);
+        var ok = r.Users.Sum(c => c.Requests.Ok) + r.Paced.Sum(c => c.Requests.Ok);
         md.AppendLine($"- Requests measured: {issued:N0} issued, {ok:N0} ok, {r.Errors:N0} failed or timed out, {issued - ok - r.Errors:N0} cancelled.");
         var checks = r.Users.Where(c => c.NothingLost is not null).Select(c => (Cell: c.Id, Result: c.NothingLost!))
             .Concat(r.Paced.Where(c => c.NothingLost is not null).Select(c => (Cell: $"paced-{c.Scenario}-{c.Protocol}-{c.Transport}".ToLowerInvariant(), Result: c.NothingLost!)))
@@ -170,7 +170,7 @@ public static class MarkdownReport
         md.AppendLine("Bold: the best of its transport.").AppendLine();
         foreach (var scenario in r.Users.Select(c => c.Scenario).Distinct())
         {
-            md.AppendLine($"### {Scenarios.Named(scenario).Label}").AppendLine();
+            md.AppendLine($"### {scenario.Label}").AppendLine();
             md.AppendLine("| users | protocol | transport | conns | req/s | mean ms | p50 | p95 | p99 | max | MB in | MB out | KB/req in | KB/req out | errors | status |");
             md.AppendLine("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|");
             foreach (var c in r.Users.Where(c => c.Scenario == scenario))
@@ -178,7 +178,7 @@ public static class MarkdownReport
                 md.AppendLine($"| {c.Users} | {Display.Of(c.Protocol)} | {Display.Of(c.Transport)} | {c.Connections} | {F(c.RequestsPerSecond, 0)} | " +
                               $"{F(c.Latency.MeanMs)} | {F(c.Latency.P50Ms)} | {F(c.Latency.P95Ms)} | {F(c.Latency.P99Ms)} | {F(c.Latency.MaxMs)} | " +
                               $"{F(c.MegabytesReceived)} | {F(c.MegabytesSent)} | {F(c.KilobytesPerRequestReceived)} | {F(c.KilobytesPerRequestSent)} | " +
-                              $"{c.Books.ErrorText} | {c.Status} |");
+                              $"{c.Requests.ErrorText} | {c.Status} |");
             }
 
             md.AppendLine();
@@ -196,8 +196,8 @@ public static class MarkdownReport
         md.AppendLine("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|");
         foreach (var c in r.Paced)
         {
-            md.AppendLine($"| {Scenarios.Named(c.Scenario).Label} | {Display.Of(c.Protocol)} | {Display.Of(c.Transport)} | {c.Rate:0.##} | {c.Books.Issued} | " +
-                          $"**{F(c.MedianMs)}** | {F(c.MeanMs)} | {F(c.P95Ms)} | {F(c.MinMs)} | {F(c.MaxMs)} | {F(c.MaxLateMs)} | {c.Books.ErrorText} | {c.Status} |");
+            md.AppendLine($"| {c.Scenario.Label} | {Display.Of(c.Protocol)} | {Display.Of(c.Transport)} | {c.Rate:0.##} | {c.Requests.Issued} | " +
+                          $"**{F(c.MedianMs)}** | {F(c.MeanMs)} | {F(c.P95Ms)} | {F(c.MinMs)} | {F(c.MaxMs)} | {F(c.MaxLateMs)} | {c.Requests.ErrorText} | {c.Status} |");
         }
 
         md.AppendLine();

@@ -17,22 +17,18 @@ public static class PaperFindings
     public const string NotReproduced = "not reproduced";
     public const string NotMeasured = "not measured";
 
-    private const string Sliwa = "Śliwa & Pańczyk 2021";
-    private const string Bolanowski = "Bolanowski et al. 2022";
-
     public static IReadOnlyList<Finding> Compare(IReadOnlyList<UserCell> users, IReadOnlyList<PacedCell> paced)
     {
-        var cells = users.Where(c => c.Measured && c.Books.Ok > 0).ToList();
+        var cells = users.Where(c => c.Measured && c.Requests.Ok > 0).ToList();
         var findings = new List<Finding>();
-        var transports = cells.Select(c => c.Transport).Distinct().Order().ToList();
         if (cells.Count > 0)
         {
-            foreach (var transport in transports)
+            foreach (var transport in cells.Select(c => c.Transport).Distinct().Order())
             {
-                findings.Add(BestAtMostUsers(cells, transport));
-                findings.Add(RestPast300(cells, transport));
-                findings.Add(GrpcWeakerOnSmall(cells, transport));
-                findings.Add(CreateRatios(cells, transport));
+                foreach (var scenario in Catalogue.All.Where(s => s.Sliwa is not null))
+                {
+                    findings.Add(Check(cells.Where(c => c.Scenario == scenario && c.Transport == transport).ToList(), scenario.Sliwa!, transport));
+                }
             }
 
             findings.Add(GrpcBytes(cells));
@@ -43,72 +39,82 @@ public static class PaperFindings
         return findings;
     }
 
-    private static Finding BestAtMostUsers(List<UserCell> cells, Transport transport)
+    /// <summary>One scenario's claim against its cells on one transport.</summary>
+    private static Finding Check(List<UserCell> cells, SliwaClaim claim, Transport transport)
     {
-        const string claim = "search \"Author - 1\" (3,112 rows) at 50 users: GraphQL has the best throughput";
-        var (atUsers, row) = AtMostUsers(cells, "search-3112", transport);
+        var text = $"{claim.Text} [{transport.ToString().ToUpperInvariant()}]";
+        var (ours, verdict) = claim switch
+        {
+            { Best: { } best } => Best(cells, best, claim.Users),
+            { RestPasses: { } rate } => RestPasses(cells, rate),
+            { AtEachUserCount: true } => RestOverAtEachUserCount(cells, claim.RestOver),
+            _ => RestOverAtMostUsers(cells, claim.RestOver, claim.Users),
+        };
+        return new(Papers.Sliwa, text, ours, verdict);
+    }
+
+    private static (string Ours, string Verdict) Best(List<UserCell> cells, Protocol claimed, int claimedUsers)
+    {
+        var (atUsers, row) = AtMostUsers(cells);
         if (row.Count < 2)
         {
-            return new(Sliwa, Claim(claim, transport), "", NotMeasured);
+            return ("", NotMeasured);
         }
 
         var best = row.MaxBy(c => c.RequestsPerSecond)!;
-        return new(Sliwa, Claim(claim, transport), $"{Throughputs(row)} at {atUsers} users; best {Display.Of(best.Protocol)}",
-            Qualified(best.Protocol == Protocol.GraphQL ? Reproduced : NotReproduced, atUsers, 50));
+        return ($"{Throughputs(row)} at {atUsers} users; best {Display.Of(best.Protocol)}",
+            Qualified(best.Protocol == claimed ? Reproduced : NotReproduced, atUsers, claimedUsers));
     }
 
-    private static Finding RestPast300(List<UserCell> cells, Transport transport)
+    private static (string Ours, string Verdict) RestPasses(List<UserCell> cells, double rate)
     {
-        const string claim = "search \"Author - 100\" (111 rows): REST passes 300 requests/s";
-        var rest = cells.Where(c => c.Scenario == "search-111" && c.Protocol == Protocol.Rest && c.Transport == transport).ToList();
+        var rest = cells.Where(c => c.Protocol == Protocol.Rest).ToList();
         if (rest.Count == 0)
         {
-            return new(Sliwa, Claim(claim, transport), "", NotMeasured);
+            return ("", NotMeasured);
         }
 
         var top = rest.MaxBy(c => c.RequestsPerSecond)!;
-        var others = cells.Where(c => c.Scenario == "search-111" && c.Transport == transport && c.Users == top.Users).ToList();
-        return new(Sliwa, Claim(claim, transport), $"REST up to {top.RequestsPerSecond:F0} req/s (at {top.Users} users); {Throughputs(others)}",
-            top.RequestsPerSecond > 300 ? Reproduced : NotReproduced);
+        var others = cells.Where(c => c.Users == top.Users).ToList();
+        return ($"REST up to {top.RequestsPerSecond:F0} req/s (at {top.Users} users); {Throughputs(others)}",
+            top.RequestsPerSecond > rate ? Reproduced : NotReproduced);
     }
 
-    private static Finding GrpcWeakerOnSmall(List<UserCell> cells, Transport transport)
+    private static (string Ours, string Verdict) RestOverAtEachUserCount(List<UserCell> cells, IReadOnlyList<(Protocol Protocol, double Factor)> claimed)
     {
-        const string claim = "search \"Author - 1000\" (11 rows) at 10 and 50 users: gRPC 3× weaker (REST ÷ gRPC throughput)";
         var parts = new List<string>();
         var verdicts = new List<string>();
-        foreach (var users in cells.Where(c => c.Scenario == "search-11" && c.Users > 1).Select(c => c.Users).Distinct().Order())
+        foreach (var users in cells.Where(c => c.Users > 1).Select(c => c.Users).Distinct().Order())
         {
-            var rest = Find(cells, "search-11", Protocol.Rest, transport, users);
-            var grpc = Find(cells, "search-11", Protocol.Grpc, transport, users);
-            if (rest is null || grpc is null)
+            var rest = cells.FirstOrDefault(c => c.Protocol == Protocol.Rest && c.Users == users);
+            foreach (var (protocol, factor) in claimed)
             {
-                continue;
-            }
+                if (rest is null || cells.FirstOrDefault(c => c.Protocol == protocol && c.Users == users) is not { } other)
+                {
+                    continue;
+                }
 
-            var ratio = rest.RequestsPerSecond / grpc.RequestsPerSecond;
-            parts.Add($"{users} users: REST {rest.RequestsPerSecond:F0}, gRPC {grpc.RequestsPerSecond:F0} req/s → {ratio:F2}×");
-            verdicts.Add(Factor(ratio, 3));
+                var ratio = rest.RequestsPerSecond / other.RequestsPerSecond;
+                parts.Add($"{users} users: REST {rest.RequestsPerSecond:F0}, {Display.Of(protocol)} {other.RequestsPerSecond:F0} req/s → {ratio:F2}×");
+                verdicts.Add(Factor(ratio, factor));
+            }
         }
 
-        return verdicts.Count == 0
-            ? new(Sliwa, Claim(claim, transport), "", NotMeasured)
-            : new(Sliwa, Claim(claim, transport), string.Join("; ", parts), Weakest(verdicts));
+        return verdicts.Count == 0 ? ("", NotMeasured) : (string.Join("; ", parts), Weakest(verdicts));
     }
 
-    private static Finding CreateRatios(List<UserCell> cells, Transport transport)
+    private static (string Ours, string Verdict) RestOverAtMostUsers(List<UserCell> cells, IReadOnlyList<(Protocol Protocol, double Factor)> claimed, int claimedUsers)
     {
-        const string claim = "create author: REST 2× GraphQL's and 4× gRPC's throughput";
-        var (atUsers, row) = AtMostUsers(cells, "create", transport);
+        var (atUsers, row) = AtMostUsers(cells);
         var rest = row.FirstOrDefault(c => c.Protocol == Protocol.Rest);
         if (rest is null)
         {
-            return new(Sliwa, Claim(claim, transport), "", NotMeasured);
+            return ("", NotMeasured);
         }
 
         var parts = new List<string> { $"at {atUsers} users REST {rest.RequestsPerSecond:F0} req/s" };
         var verdicts = new List<string>();
-        foreach (var (protocol, factor) in new[] { (Protocol.GraphQL, 2.0), (Protocol.Grpc, 4.0) })
+        foreach (var (protocol, factor) in claimed)
         {
             if (row.FirstOrDefault(c => c.Protocol == protocol) is { } other)
             {
@@ -118,17 +124,15 @@ public static class PaperFindings
             }
         }
 
-        return verdicts.Count == 0
-            ? new(Sliwa, Claim(claim, transport), string.Join(", ", parts), NotMeasured)
-            : new(Sliwa, Claim(claim, transport), string.Join(", ", parts), Qualified(Weakest(verdicts), atUsers, 50));
+        return (string.Join(", ", parts), verdicts.Count == 0 ? NotMeasured : Qualified(Weakest(verdicts), atUsers, claimedUsers));
     }
 
     private static Finding GrpcBytes(List<UserCell> cells)
     {
-        const string claim = "gRPC receives about half the bytes of the others (per request, searches)";
+        const string claim = Papers.GrpcBytesClaim;
         var parts = new List<string>();
         var ratios = new List<double>();
-        foreach (var group in cells.Where(c => c.Scenario.StartsWith("search-", StringComparison.Ordinal))
+        foreach (var group in cells.Where(c => c.Scenario.Phrase is not null)
                      .GroupBy(c => (c.Scenario, c.Transport)).OrderBy(g => g.Key.Scenario).ThenBy(g => g.Key.Transport))
         {
             double PerRequest(Protocol p) => group.Where(c => c.Protocol == p).Select(c => c.KilobytesPerRequestReceived).DefaultIfEmpty(double.NaN).Average();
@@ -141,26 +145,26 @@ public static class PaperFindings
 
             var ratio = grpc / others.Average();
             ratios.Add(ratio);
-            parts.Add($"{group.Key.Scenario} {group.Key.Transport.ToString().ToUpperInvariant()}: gRPC {grpc:F1} KB vs {others.Average():F1} KB → {ratio:F2}");
+            parts.Add($"{group.Key.Scenario.Name} {group.Key.Transport.ToString().ToUpperInvariant()}: gRPC {grpc:F1} KB vs {others.Average():F1} KB → {ratio:F2}");
         }
 
         if (ratios.Count == 0)
         {
-            return new(Sliwa, claim, "", NotMeasured);
+            return new(Papers.Sliwa, claim, "", NotMeasured);
         }
 
-        var median = ratios.Order().ElementAt(ratios.Count / 2);
-        var verdict = median is >= 0.35 and <= 0.65 ? Reproduced : median < 0.95 ? DirectionOnly : NotReproduced;
-        return new(Sliwa, claim, string.Join("; ", parts), verdict);
+        var median = Statistic.Median(ratios);
+        var verdict = median >= Papers.GrpcBytesShare.Low && median <= Papers.GrpcBytesShare.High ? Reproduced : median < 0.95 ? DirectionOnly : NotReproduced;
+        return new(Papers.Sliwa, claim, string.Join("; ", parts), verdict);
     }
 
     private static Finding RestBestOverall(List<UserCell> cells)
     {
-        const string claim = "REST has the best throughput and latency overall";
+        const string claim = Papers.RestBestClaim;
         var groups = cells.GroupBy(c => (c.Scenario, c.Users, c.Transport)).Where(g => g.Count() > 1).ToList();
         if (groups.Count == 0)
         {
-            return new(Sliwa, claim, "", NotMeasured);
+            return new(Papers.Sliwa, claim, "", NotMeasured);
         }
 
         var fastest = groups.Count(g => g.MaxBy(c => c.RequestsPerSecond)!.Protocol == Protocol.Rest);
@@ -169,7 +173,7 @@ public static class PaperFindings
         var verdict = share >= 2.0 / 3 ? Reproduced : share >= 1.0 / 3 ? DirectionOnly : NotReproduced;
         var winners = string.Join(", ", groups.GroupBy(g => g.MaxBy(c => c.RequestsPerSecond)!.Protocol)
             .Select(w => $"{Display.Of(w.Key)} {w.Count()}"));
-        return new(Sliwa, claim, $"REST best throughput in {fastest} of {groups.Count} cells, lowest p50 in {lowest}; best throughput by protocol: {winners}", verdict);
+        return new(Papers.Sliwa, claim, $"REST best throughput in {fastest} of {groups.Count} cells, lowest p50 in {lowest}; best throughput by protocol: {winners}", verdict);
     }
 
     private const int VerdictBlocks = 5;
@@ -178,7 +182,7 @@ public static class PaperFindings
     {
         foreach (var group in paced.Where(c => c.Measured && double.IsFinite(c.MedianMs)).GroupBy(c => (c.Scenario, c.Transport)))
         {
-            var scenario = Scenarios.Named(group.Key.Scenario);
+            var scenario = group.Key.Scenario;
             if (scenario is not { Bolanowski: { } number, Paper: { } paper })
             {
                 continue;
@@ -191,14 +195,14 @@ public static class PaperFindings
             var claim = $"paced {number} {scenario.Label}, {Display.Of(group.Key.Transport)}: medians REST {theirRest} ms, gRPC {theirGrpc} ms → {theirWinner}";
             if (rest is null || grpc is null)
             {
-                yield return new(Bolanowski, claim, "", NotMeasured);
+                yield return new(Papers.Bolanowski, claim, "", NotMeasured);
                 continue;
             }
 
             var ours = Verdict.Of(Display.Of(Protocol.Rest), Display.Of(Protocol.Grpc), RatioInterval.Unpaired(BlockMedians(rest), BlockMedians(grpc)));
             var text = $"REST {rest.MedianMs:F2} ms, gRPC {grpc.MedianMs:F2} ms" +
                        (graphql is null ? "" : $", GraphQL {graphql.MedianMs:F2} ms") + $" → {ours}";
-            yield return new(Bolanowski, claim, text, !ours.Decided ? NotMeasured : ours.Matches(theirWinner) ? Reproduced : NotReproduced);
+            yield return new(Papers.Bolanowski, claim, text, !ours.Decided ? NotMeasured : ours.Matches(theirWinner) ? Reproduced : NotReproduced);
         }
     }
 
@@ -225,24 +229,18 @@ public static class PaperFindings
     private static string Qualified(string verdict, int users, int claimedUsers) =>
         users == claimedUsers ? verdict : $"{verdict} (at {users} users, not {claimedUsers})";
 
-    private static (int Users, List<UserCell> Row) AtMostUsers(List<UserCell> cells, string scenario, Transport transport)
+    private static (int Users, List<UserCell> Row) AtMostUsers(List<UserCell> cells)
     {
-        var matching = cells.Where(c => c.Scenario == scenario && c.Transport == transport).ToList();
-        if (matching.Count == 0)
+        if (cells.Count == 0)
         {
             return (0, []);
         }
 
-        var users = matching.Max(c => c.Users);
-        return (users, matching.Where(c => c.Users == users).ToList());
+        var users = cells.Max(c => c.Users);
+        return (users, cells.Where(c => c.Users == users).ToList());
     }
-
-    private static UserCell? Find(List<UserCell> cells, string scenario, Protocol protocol, Transport transport, int users) =>
-        cells.FirstOrDefault(c => c.Scenario == scenario && c.Protocol == protocol && c.Transport == transport && c.Users == users);
 
     private static string Throughputs(IEnumerable<UserCell> row) =>
         string.Join(", ", row.OrderBy(c => c.Protocol).Select(c => $"{Display.Of(c.Protocol)} {c.RequestsPerSecond.ToString("F0", CultureInfo.InvariantCulture)}"))
         + " req/s";
-
-    private static string Claim(string claim, Transport transport) => $"{claim} [{transport.ToString().ToUpperInvariant()}]";
 }

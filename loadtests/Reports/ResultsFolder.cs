@@ -66,8 +66,8 @@ public sealed class ResultsFolder
             foreach (var scenario in report.Paced.Select(c => c.Scenario).Distinct())
             {
                 var cells = report.Paced.Where(c => c.Scenario == scenario).ToList();
-                Write($"paced-{scenario}.csv", PacedSeriesCsv(cells));
-                Write($"paced-{scenario}.svg", PacedChart(scenario, cells));
+                Write($"paced-{scenario.Name}.csv", PacedSeriesCsv(cells));
+                Write($"paced-{scenario.Name}.svg", PacedChart(scenario, cells));
             }
         }
 
@@ -92,27 +92,27 @@ public sealed class ResultsFolder
         [
             "scenario", "protocol", "transport", "users", "requests_per_user", "connections", "status", "elapsed_s", "requests_per_s", "latency_count",
             "mean_ms", "p50_ms", "p90_ms", "p95_ms", "p99_ms", "max_ms", "mb_received", "mb_sent", "kb_received_per_request", "kb_sent_per_request",
-            "issued", "ok", "failed", "timed_out", "cancelled", "books_balanced", "errors", "warmup_issued", "warmup_not_ok", "nothing_lost",
+            "issued", "ok", "failed", "timed_out", "cancelled", "balanced", "errors", "warmup_issued", "warmup_not_ok", "nothing_lost",
         ],
         cells.Select(c => new object?[]
         {
-            c.Scenario, c.Protocol, c.Transport, c.Users, c.RequestsPerUser, c.Connections, c.Status, N(c.ElapsedSeconds), N(c.RequestsPerSecond), c.Latency.Count,
+            c.Scenario.Name, c.Protocol, c.Transport, c.Users, c.RequestsPerUser, c.Connections, c.Status, N(c.ElapsedSeconds), N(c.RequestsPerSecond), c.Latency.Count,
             N(c.Latency.MeanMs), N(c.Latency.P50Ms), N(c.Latency.P90Ms), N(c.Latency.P95Ms), N(c.Latency.P99Ms), N(c.Latency.MaxMs),
             N(c.MegabytesReceived), N(c.MegabytesSent), N(c.KilobytesPerRequestReceived), N(c.KilobytesPerRequestSent),
-            c.Books.Issued, c.Books.Ok, c.Books.Failed, c.Books.TimedOut, c.Books.Cancelled, c.Books.Balanced ? "yes" : "NO", c.Books.ErrorText,
+            c.Requests.Issued, c.Requests.Ok, c.Requests.Failed, c.Requests.TimedOut, c.Requests.Cancelled, c.Requests.Balanced ? "yes" : "NO", c.Requests.ErrorText,
             c.Warmup.Issued, c.Warmup.NotOk, c.NothingLost?.Verdict ?? "",
         }));
 
     private static string PacedCsv(IEnumerable<PacedCell> cells) => Csv(
         [
             "scenario", "protocol", "transport", "rate_per_s", "count", "status", "median_ms", "mean_ms", "p95_ms", "min_ms", "max_ms", "max_late_ms",
-            "mb_received", "mb_sent", "issued", "ok", "failed", "timed_out", "cancelled", "books_balanced", "errors",
+            "mb_received", "mb_sent", "issued", "ok", "failed", "timed_out", "cancelled", "balanced", "errors",
         ],
         cells.Select(c => new object?[]
         {
-            c.Scenario, c.Protocol, c.Transport, N(c.Rate), c.Count, c.Status, N(c.MedianMs), N(c.MeanMs), N(c.P95Ms), N(c.MinMs), N(c.MaxMs), N(c.MaxLateMs),
-            N(c.BytesReceived / 1e6), N(c.BytesSent / 1e6), c.Books.Issued, c.Books.Ok, c.Books.Failed, c.Books.TimedOut, c.Books.Cancelled,
-            c.Books.Balanced ? "yes" : "NO", c.Books.ErrorText,
+            c.Scenario.Name, c.Protocol, c.Transport, N(c.Rate), c.Count, c.Status, N(c.MedianMs), N(c.MeanMs), N(c.P95Ms), N(c.MinMs), N(c.MaxMs), N(c.MaxLateMs),
+            N(c.BytesReceived / 1e6), N(c.BytesSent / 1e6), c.Requests.Issued, c.Requests.Ok, c.Requests.Failed, c.Requests.TimedOut, c.Requests.Cancelled,
+            c.Requests.Balanced ? "yes" : "NO", c.Requests.ErrorText,
         }));
 
     private static string PacedSeriesCsv(IEnumerable<PacedCell> cells) => Csv(
@@ -146,24 +146,24 @@ public sealed class ResultsFolder
             var rows = measured.Where(c => c.Scenario == scenario).ToList();
             var users = rows.Select(c => c.Users).Distinct().Order().ToList();
             var combos = rows.Select(c => (c.Protocol, c.Transport)).Distinct().Order().ToList();
-            var title = Scenarios.Named(scenario).Label;
+            var title = scenario.Label;
             var series = combos.Select(k => new ChartSeries(
                 Display.Of(k.Protocol, k.Transport), Display.Colour(k.Protocol), k.Transport == Transport.Https,
                 users.Select((u, i) => ((double)i, rows.FirstOrDefault(c => (c.Protocol, c.Transport) == k && c.Users == u)?.RequestsPerSecond ?? double.NaN)).ToList()))
                 .ToList();
-            yield return ($"throughput-{scenario}.svg",
+            yield return ($"throughput-{scenario.Name}.svg",
                 SvgChart.Lines($"Throughput by virtual users: {title}", "virtual users", "requests per second", series, users.Select(u => u.ToString(CultureInfo.InvariantCulture)).ToList()));
 
             var top = users[^1];
             var atTop = combos.Select(k => rows.FirstOrDefault(c => (c.Protocol, c.Transport) == k && c.Users == top)).ToList();
             var groups = combos.Select(k => Display.Of(k.Protocol, k.Transport)).ToList();
-            yield return ($"latency-{scenario}.svg", SvgChart.Bars($"Latency at {top} users: {title}", "milliseconds", groups,
+            yield return ($"latency-{scenario.Name}.svg", SvgChart.Bars($"Latency at {top} users: {title}", "milliseconds", groups,
             [
                 new BarSeries("p50", "#9ecae1", atTop.Select(c => c?.Latency.P50Ms ?? double.NaN).ToList()),
                 new BarSeries("p95", "#4292c6", atTop.Select(c => c?.Latency.P95Ms ?? double.NaN).ToList()),
                 new BarSeries("p99", "#08306b", atTop.Select(c => c?.Latency.P99Ms ?? double.NaN).ToList()),
             ]));
-            yield return ($"bytes-{scenario}.svg", SvgChart.Bars($"Bytes on the wire per request at {top} users: {title}", "kilobytes per request", groups,
+            yield return ($"bytes-{scenario.Name}.svg", SvgChart.Bars($"Bytes on the wire per request at {top} users: {title}", "kilobytes per request", groups,
             [
                 new BarSeries("received", "#74c476", atTop.Select(c => c?.KilobytesPerRequestReceived ?? double.NaN).ToList()),
                 new BarSeries("sent", "#fd8d3c", atTop.Select(c => c?.KilobytesPerRequestSent ?? double.NaN).ToList()),
@@ -171,13 +171,13 @@ public sealed class ResultsFolder
         }
     }
 
-    private static string PacedChart(string scenario, IReadOnlyList<PacedCell> cells)
+    private static string PacedChart(Scenario scenario, IReadOnlyList<PacedCell> cells)
     {
         var first = cells[0];
         var series = cells.Where(c => c.Measured).Select(c => new ChartSeries(
             $"{Display.Of(c.Protocol, c.Transport)}: median {c.MedianMs:F2} ms", Display.Colour(c.Protocol), c.Transport == Transport.Https,
             c.Samples.Where(s => s.Outcome == OutcomeKind.Ok).Select(s => ((double)s.Index + 1, s.LatencyMs)).ToList())).ToList();
-        return SvgChart.Lines($"Paced {first.Rate:0.##}/s: {Scenarios.Named(scenario).Label}", "request number", "response time (ms)", series);
+        return SvgChart.Lines($"Paced {first.Rate:0.##}/s: {scenario.Label}", "request number", "response time (ms)", series);
     }
 
     private void Append<T>(string name, T item)

@@ -1,4 +1,5 @@
 using ProtocolBench.Lab;
+using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.LoadTests.Reports;
@@ -16,8 +17,8 @@ public sealed record Settings(
     int RequestsPerUser,
     int WarmupPerUser,
     int WarmupTotal,
-    IReadOnlyList<string> UserScenarios,
-    IReadOnlyList<string> PacedScenarios,
+    IReadOnlyList<Scenario> UserScenarios,
+    IReadOnlyList<Scenario> PacedScenarios,
     double Rate,
     int Count,
     int PacedWarmup,
@@ -48,12 +49,12 @@ public sealed record RunReport(
     DriverCheckResult? DriverCheck,
     string? Cleanup)
 {
-    public bool BooksBalanced => Users.All(c => c.Books.Balanced && c.Warmup.Balanced) && Paced.All(c => c.Books.Balanced);
+    public bool TallyBalanced => Users.All(c => c.Requests.Balanced && c.Warmup.Balanced) && Paced.All(c => c.Requests.Balanced);
 
     public IEnumerable<NothingLostResult> NothingLostChecks =>
         Users.Select(c => c.NothingLost).Concat(Paced.Select(c => c.NothingLost)).OfType<NothingLostResult>();
 
-    public long Errors => Users.Sum(c => c.Books.Failed + c.Books.TimedOut) + Paced.Sum(c => c.Books.Failed + c.Books.TimedOut);
+    public long Errors => Users.Sum(c => c.Requests.Failed + c.Requests.TimedOut) + Paced.Sum(c => c.Requests.Failed + c.Requests.TimedOut);
 
     public TimeSpan Duration => Finished - Started;
 }

@@ -5,7 +5,7 @@ public static class ExitCodes
 {
     public const int Ok = 0;
 
-    /// <summary>A cell failed, a check failed (books, nothing lost) or a report is missing.</summary>
+    /// <summary>A cell failed, a check failed (tally, nothing lost) or a report is missing.</summary>
     public const int CheckFailed = 1;
 
     /// <summary>Bad options.</summary>

@@ -68,6 +68,8 @@ public sealed class GraphQLProtocolClient : IProtocolClient
         (await PostAsync(PdfBody, GraphQLJsonContext.Default.PdfResponse, cancellationToken)).Pdf?.Data ?? throw Empty("pdf");
 
     /// <summary>GraphQL has no binary form: files travel only as base64 strings inside JSON.</summary>
+    public Task<byte[]>? GetTextFileBinaryAsync(CancellationToken cancellationToken = default) => null;
+
     public Task<byte[]>? GetPdfBinaryAsync(CancellationToken cancellationToken = default) => null;
 
     public async Task<IReadOnlyList<AuthorDto>> SearchAuthorsAsync(string? phrase, int? limit = null, CancellationToken cancellationToken = default) =>

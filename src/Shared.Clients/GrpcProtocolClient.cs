@@ -80,6 +80,8 @@ public sealed class GrpcProtocolClient : IProtocolClient
         ToArray((await UnaryAsync(_payloads.GetPdfAsync(new V1.GetFileRequest(), Options(cancellationToken)), cancellationToken)).Data);
 
     /// <summary>StreamPdf: the chunks copied into one array of the length the first chunk announced.</summary>
+    public Task<byte[]> GetTextFileBinaryAsync(CancellationToken cancellationToken = default) => GetTextFileAsync(cancellationToken);
+
     public Task<byte[]>? GetPdfBinaryAsync(CancellationToken cancellationToken = default) => StreamPdfAsync(cancellationToken);
 
     public async Task<IReadOnlyList<AuthorDto>> SearchAuthorsAsync(string? phrase, int? limit = null, CancellationToken cancellationToken = default)

@@ -36,6 +36,9 @@ public interface ILibraryOperations : IAsyncDisposable
 
     Task<byte[]> GetPdfAsync(CancellationToken cancellationToken = default);
 
+    /// <summary>The file in the protocol's native binary form: REST /raw, gRPC's bytes field (already binary). Null when there is none (GraphQL).</summary>
+    Task<byte[]>? GetTextFileBinaryAsync(CancellationToken cancellationToken = default);
+
     /// <summary>The file in the protocol's native binary form: REST /raw, gRPC StreamPdf chunks. Null when there is none (GraphQL).</summary>
     Task<byte[]>? GetPdfBinaryAsync(CancellationToken cancellationToken = default);
 

@@ -50,7 +50,7 @@ public sealed class RestProtocolClient : IProtocolClient
     public async Task<byte[]> GetPdfAsync(CancellationToken cancellationToken = default) =>
         (await GetAsync("api/payloads/pdf", RestJsonContext.Default.FilePayload, cancellationToken)).Data;
 
-    public Task<byte[]>? GetPdfBinaryAsync(CancellationToken cancellationToken = default) =>
+    public Task<byte[]> GetPdfBinaryAsync(CancellationToken cancellationToken = default) =>
         GetBytesAsync("api/payloads/pdf/raw", cancellationToken);
 
     public Task<byte[]> GetTextFileBinaryAsync(CancellationToken cancellationToken = default) =>

@@ -6,8 +6,9 @@ namespace ProtocolBench.Lab.Scenarios;
 
 /// <summary>
 /// Every scenario of ProtocolBench, in report order: Bolanowski et al.'s payloads I–VII with their arguments and
-/// figures, the files in binary form, and Śliwa &amp; Pańczyk's author operations. Both commands and every report read
-/// this list; a scenario added here is measured, checked and reported everywhere.
+/// figures, the files in binary form, and Śliwa &amp; Pańczyk's author operations with their claims (the claims about a
+/// whole study are in <see cref="Papers"/>). Both commands and every report read this list; a scenario added here is
+/// measured, checked and reported everywhere.
 /// </summary>
 public static class Catalogue
 {
@@ -36,14 +37,14 @@ public static class Catalogue
         Floor,
         new(1, "clone-hello", "I clone \"Hello World!\" ×1", ScenarioGroup.Payloads)
         {
-            Call = async (c, _, ct) => await c.CloneAsync("Hello World!", 1, ct),
+            Request = async (c, _, ct) => await c.CloneAsync("Hello World!", 1, ct),
             Check = (r, _) => Checks.Equal((string)r, "Hello World!", "clone(\"Hello World!\", 1)"),
             Bolanowski = "I",
             Paper = new(4, 8, 22, 21, "REST", Both),
         },
         new(2, "clone-lorem", "II clone 615 chars ×1000", ScenarioGroup.Payloads)
         {
-            Call = async (c, _, ct) => await c.CloneAsync(PayloadOperations.LoremIpsum, 1000, ct),
+            Request = async (c, _, ct) => await c.CloneAsync(PayloadOperations.LoremIpsum, 1000, ct),
             Check = (r, _) => Checks.Text((string)r, Lorem1000, "clone(lorem, 1000)"),
             Verify = async (c, ct) => Checks.Equal(await c.CloneAsync(PayloadOperations.LoremIpsum, 1000, ct), Lorem1000, "clone(lorem, 1000)"),
             Bolanowski = "II",
@@ -51,14 +52,14 @@ public static class Catalogue
         },
         new(3, "int-max", "III Int32 max", ScenarioGroup.Payloads)
         {
-            Call = async (c, _, ct) => await c.GetIntMaxAsync(ct),
+            Request = async (c, _, ct) => await c.GetIntMaxAsync(ct),
             Check = (r, _) => Checks.Equal((int)r, int.MaxValue, "int max"),
             Bolanowski = "III",
             Paper = new(3, 7, 22, 21, "REST", "REST"),
         },
         new(4, "ints", "IV 10,000 ints", ScenarioGroup.Payloads)
         {
-            Call = async (c, _, ct) => await c.GetIntsAsync(10_000, ct),
+            Request = async (c, _, ct) => await c.GetIntsAsync(10_000, ct),
             Check = (r, _) => Checks.Ints((int[])r, 10_000, "ints(10000)"),
             Verify = async (c, ct) =>
             {
@@ -72,14 +73,14 @@ public static class Catalogue
         },
         new(5, "sample", "V small object", ScenarioGroup.Payloads)
         {
-            Call = async (c, _, ct) => await c.GetSampleAsync(ct),
+            Request = async (c, _, ct) => await c.GetSampleAsync(ct),
             Check = (r, _) => Checks.Equal((AuthorDto)r, PayloadOperations.Sample, "sample"),
             Bolanowski = "V",
             Paper = new(3, 8, 22, 21, "REST", Both),
         },
         new(6, "text-file", "VI 455 KB text file (JSON base64 / bytes field)", ScenarioGroup.Files)
         {
-            Call = async (c, _, ct) => await c.GetTextFileAsync(ct),
+            Request = async (c, _, ct) => await c.GetTextFileAsync(ct),
             Check = (r, _) => Checks.Bytes((byte[])r, Files.Text, "text file"),
             Verify = async (c, ct) => Checks.Sha256(await c.GetTextFileAsync(ct), Files.TextSha256, "text file"),
             Bolanowski = "VI",
@@ -87,7 +88,7 @@ public static class Catalogue
         },
         new(7, "pdf", "VII 3.4 MB PDF (JSON base64 / bytes field)", ScenarioGroup.Files)
         {
-            Call = async (c, _, ct) => await c.GetPdfAsync(ct),
+            Request = async (c, _, ct) => await c.GetPdfAsync(ct),
             Check = (r, _) => Checks.Bytes((byte[])r, Files.Pdf, "PDF"),
             Verify = async (c, ct) => Checks.Sha256(await c.GetPdfAsync(ct), Files.PdfSha256, "PDF"),
             Bolanowski = "VII",
@@ -96,24 +97,37 @@ public static class Catalogue
         // gRPC's bytes field already is the binary form, so its text-file cell is the same call as text-file.
         new(8, "text-file-raw", "VI text file, binary (REST raw / gRPC bytes)", ScenarioGroup.BinaryFiles)
         {
-            Call = async (c, _, ct) => await TextFileBinaryAsync(c, ct),
+            Request = async (c, _, ct) => await Binary(c, c.GetTextFileBinaryAsync(ct), "text file"),
             Check = (r, _) => Checks.Bytes((byte[])r, Files.Text, "text file (binary)"),
-            Verify = async (c, ct) => Checks.Sha256(await TextFileBinaryAsync(c, ct), Files.TextSha256, "text file (binary)"),
+            Verify = async (c, ct) => Checks.Sha256(await Binary(c, c.GetTextFileBinaryAsync(ct), "text file"), Files.TextSha256, "text file (binary)"),
             Protocols = [Protocol.Rest, Protocol.Grpc],
         },
         new(9, "pdf-raw", "VII PDF, binary (REST raw / gRPC StreamPdf)", ScenarioGroup.BinaryFiles)
         {
-            Call = async (c, _, ct) => await PdfBinaryAsync(c, ct),
+            Request = async (c, _, ct) => await Binary(c, c.GetPdfBinaryAsync(ct), "PDF"),
             Check = (r, _) => Checks.Bytes((byte[])r, Files.Pdf, "PDF (binary)"),
-            Verify = async (c, ct) => Checks.Sha256(await PdfBinaryAsync(c, ct), Files.PdfSha256, "PDF (binary)"),
+            Verify = async (c, ct) => Checks.Sha256(await Binary(c, c.GetPdfBinaryAsync(ct), "PDF"), Files.PdfSha256, "PDF (binary)"),
             Protocols = [Protocol.Rest, Protocol.Grpc],
         },
-        Search(10, "search-3112", "Author - 1", 3_112, 1, 12_000),
-        Search(11, "search-111", "Author - 100", 111, 100, 10_099),
-        Search(12, "search-11", "Author - 1000", 11, 1_000, 10_009),
+        Search(10, "search-3112", "Author - 1", 3_112, 1, 12_000) with
+        {
+            Sliwa = new("search \"Author - 1\" (3,112 rows) at 50 users: GraphQL has the best throughput") { Best = Protocol.GraphQL },
+        },
+        Search(11, "search-111", "Author - 100", 111, 100, 10_099) with
+        {
+            Sliwa = new("search \"Author - 100\" (111 rows): REST passes 300 requests/s") { RestPasses = 300 },
+        },
+        Search(12, "search-11", "Author - 1000", 11, 1_000, 10_009) with
+        {
+            Sliwa = new("search \"Author - 1000\" (11 rows) at 10 and 50 users: gRPC 3× weaker (REST ÷ gRPC throughput)")
+            {
+                RestOver = [(Protocol.Grpc, 3)],
+                AtEachUserCount = true,
+            },
+        },
         new(13, "get-one", "Get one author", ScenarioGroup.Authors)
         {
-            Call = async (c, _, ct) => await c.GetAuthorAsync(OneId, ct),
+            Request = async (c, _, ct) => await c.GetAuthorAsync(OneId, ct),
             Check = (r, _) =>
             {
                 var author = (AuthorDto)r;
@@ -126,13 +140,13 @@ public static class Catalogue
         },
         new(14, "list-100", "List 100 authors", ScenarioGroup.Authors)
         {
-            Call = async (c, _, ct) => await c.ListAuthorsAsync(0, 100, ct),
+            Request = async (c, _, ct) => await c.ListAuthorsAsync(0, 100, ct),
             Check = (r, _) => Checks.Authors((IReadOnlyList<AuthorDto>)r, 100, 1, 100, "list 100"),
             Verify = async (c, ct) => Checks.SeededAuthors(await c.ListAuthorsAsync(0, 100, ct), Enumerable.Range(1, 100).ToList(), "list 100"),
         },
         new(15, "create", "Create author", ScenarioGroup.Authors)
         {
-            Call = async (c, marker, ct) => await c.CreateAuthorAsync(marker, CreatedCountry, ct),
+            Request = async (c, marker, ct) => await c.CreateAuthorAsync(marker, CreatedCountry, ct),
             Check = (r, marker) =>
             {
                 var author = (AuthorDto)r;
@@ -142,6 +156,7 @@ public static class Catalogue
                 }
             },
             Creates = true,
+            Sliwa = new("create author: REST 2× GraphQL's and 4× gRPC's throughput") { RestOver = [(Protocol.GraphQL, 2), (Protocol.Grpc, 4)] },
         },
     ];
 
@@ -154,7 +169,10 @@ public static class Catalogue
     public static Scenario? Find(string name) =>
         All.FirstOrDefault(s => s.Name.Equals(name, StringComparison.OrdinalIgnoreCase) || s.Bolanowski == name.ToUpperInvariant());
 
-    public static IEnumerable<string> Names => All.Where(s => s.Call is not null).Select(s => s.Name);
+    /// <summary>A scenario the code names (defaults, paper claims); an unknown name is a bug.</summary>
+    public static Scenario Named(string name) => Find(name) ?? throw new ArgumentException($"No scenario is named '{name}'.", nameof(name));
+
+    public static IEnumerable<string> Names => All.Where(s => s.HasRequest).Select(s => s.Name);
 
     /// <summary>The seeded ids whose name contains the phrase ("Author - {id}" for 1..12,000).</summary>
     public static List<int> SeededIds(string phrase) =>
@@ -163,17 +181,13 @@ public static class Catalogue
     private static Scenario Search(int order, string name, string phrase, int rows, int firstId, int lastId) =>
         new(order, name, $"Search \"{phrase}\" → {rows:N0} authors", ScenarioGroup.Authors)
         {
-            Call = async (c, _, ct) => await c.SearchAuthorsAsync(phrase, null, ct),
+            Request = async (c, _, ct) => await c.SearchAuthorsAsync(phrase, null, ct),
             Check = (r, _) => Checks.Authors((IReadOnlyList<AuthorDto>)r, rows, firstId, lastId, $"search \"{phrase}\""),
             Verify = async (c, ct) => Checks.SeededAuthors(await c.SearchAuthorsAsync(phrase, null, ct), SeededIds(phrase), $"search \"{phrase}\""),
             Phrase = phrase,
             Rows = rows,
         };
 
-    private static Task<byte[]> TextFileBinaryAsync(ILibraryOperations client, CancellationToken cancellationToken) =>
-        client is RestProtocolClient rest ? rest.GetTextFileBinaryAsync(cancellationToken) : client.GetTextFileAsync(cancellationToken);
-
-    private static Task<byte[]> PdfBinaryAsync(ILibraryOperations client, CancellationToken cancellationToken) =>
-        client.GetPdfBinaryAsync(cancellationToken) ??
-        throw new NotSupportedException($"{(client is IProtocolClient p ? Display.Of(p.Protocol) : client.GetType().Name)} has no binary form of the PDF.");
+    private static Task<byte[]> Binary(ILibraryOperations client, Task<byte[]>? call, string file) =>
+        call ?? throw new NotSupportedException($"{(client is IProtocolClient p ? Display.Of(p.Protocol) : client.GetType().Name)} has no binary form of the {file}.");
 }

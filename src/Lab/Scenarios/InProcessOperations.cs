@@ -42,6 +42,8 @@ public sealed class InProcessOperations : ILibraryOperations
 
     public Task<byte[]> GetPdfAsync(CancellationToken cancellationToken = default) => Task.FromResult(_files.Pdf);
 
+    public Task<byte[]>? GetTextFileBinaryAsync(CancellationToken cancellationToken = default) => Task.FromResult(_files.Text);
+
     public Task<byte[]>? GetPdfBinaryAsync(CancellationToken cancellationToken = default) => Task.FromResult(_files.Pdf);
 
     public Task<IReadOnlyList<AuthorDto>> SearchAuthorsAsync(string? phrase, int? limit = null, CancellationToken cancellationToken = default) =>

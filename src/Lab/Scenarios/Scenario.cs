@@ -1,34 +1,24 @@
+using System.Diagnostics;
+using System.Text.Json.Serialization;
 using ProtocolBench.Shared.Clients;
+using ProtocolBench.Shared.Domain.Authors;
 
 namespace ProtocolBench.Lab.Scenarios;
 
-/// <summary>Which benchmark class measures a scenario (one class, one set of BenchmarkDotNet reports).</summary>
-public enum ScenarioGroup
-{
-    Baseline,
-    Payloads,
-    Files,
-    BinaryFiles,
-    Authors,
-}
-
-/// <summary>Bolanowski et al. 2022: median response time in ms over their LAN, and the verdicts of their Table 1.</summary>
-public sealed record PaperFigures(double RestHttp, double GrpcHttp, double RestHttps, double GrpcHttps, string VerdictHttp, string VerdictHttps)
-{
-    public (double RestMs, double GrpcMs, string Verdict) On(Transport transport) =>
-        transport == Transport.Http ? (RestHttp, GrpcHttp, VerdictHttp) : (RestHttps, GrpcHttps, VerdictHttps);
-}
-
-/// <summary>One call of a scenario: a protocol's client or the operations in process, a marker (the name a create writes) and a cancellation token.</summary>
-public delegate Task<object> ScenarioCall(ILibraryOperations client, string marker, CancellationToken cancellationToken);
+/// <summary>The request of a scenario: a protocol's client or the operations in process, a marker (the name a create writes) and a cancellation token.</summary>
+public delegate Task<object> ScenarioRequest(ILibraryOperations client, string marker, CancellationToken cancellationToken);
 
 /// <summary>
 /// One operation as both commands measure it and every report names it: defined once, in <see cref="Catalogue"/>.
 /// </summary>
+[JsonConverter(typeof(ScenarioJsonConverter))]
 public sealed record Scenario(int Order, string Name, string Label, ScenarioGroup Group) : IComparable<Scenario>, IComparable
 {
     /// <summary>The request; null for the floor, which is plain HTTP below every protocol (the Baseline class sends it).</summary>
-    public ScenarioCall? Call { get; init; }
+    public ScenarioRequest? Request { get; init; }
+
+    /// <summary>Sent through a protocol's client (every scenario but the floor).</summary>
+    public bool HasRequest => Request is not null;
 
     /// <summary>The O(1) check of every response before it counts (value, length, first, middle and last element); throws <see cref="InvalidDataException"/>.</summary>
     public Action<object, string> Check { get; init; } = (_, _) => { };
@@ -42,6 +32,9 @@ public sealed record Scenario(int Order, string Name, string Label, ScenarioGrou
     public string? Bolanowski { get; init; }
 
     public PaperFigures? Paper { get; init; }
+
+    /// <summary>Śliwa &amp; Pańczyk's claim about this scenario under virtual users.</summary>
+    public SliwaClaim? Sliwa { get; init; }
 
     /// <summary>Reads or writes the database (its domain floor needs one).</summary>
     public bool UsesDatabase => Group == ScenarioGroup.Authors;
@@ -59,18 +52,45 @@ public sealed record Scenario(int Order, string Name, string Label, ScenarioGrou
 
     public bool AppliesTo(Protocol protocol) => Protocols.Contains(protocol);
 
-    /// <summary>What is wrong with a response, or null: for callers that count failures instead of throwing.</summary>
-    public string? ProblemWith(object result, string marker)
+    /// <summary>
+    /// The one call of a scenario, for every caller (the benchmark, the warm-up, the virtual users, the paced stream):
+    /// sends the request, adds the id of what it created to <paramref name="created"/> (before the check, so that a wrong
+    /// answer is cleaned up too), and checks the response; throws what the client threw or <see cref="InvalidDataException"/>.
+    /// </summary>
+    public async Task<object> CallAsync(ILibraryOperations client, string marker, ICollection<int>? created, CancellationToken cancellationToken)
     {
+        var response = await (Request ?? throw new InvalidOperationException($"{Name} has no request."))(client, marker, cancellationToken).ConfigureAwait(false);
+        if (Creates && response is AuthorDto author)
+        {
+            created?.Add(author.Id);
+        }
+
+        Check(response, marker);
+        return response;
+    }
+
+    /// <summary>
+    /// <see cref="CallAsync"/> for callers that count instead of throwing: timed (the O(1) check included), bounded by
+    /// <paramref name="timeout"/> on top of the client's own, and classified.
+    /// </summary>
+    public async Task<Attempt> AttemptAsync(ILibraryOperations client, string marker, TimeSpan timeout, CancellationToken stop)
+    {
+        using var attempt = CancellationTokenSource.CreateLinkedTokenSource(stop);
+        attempt.CancelAfter(timeout);
+        var created = Creates ? new List<int>(1) : null;
+        var start = Stopwatch.GetTimestamp();
+        Outcome outcome;
         try
         {
-            Check(result, marker);
-            return null;
+            await CallAsync(client, marker, created, attempt.Token).ConfigureAwait(false);
+            outcome = Outcome.Ok;
         }
-        catch (Exception e) when (e is InvalidDataException or InvalidCastException)
+        catch (Exception e)
         {
-            return e.Message;
+            outcome = Outcome.Classify(e, stop, attempt.Token);
         }
+
+        return new Attempt(outcome, start, Stopwatch.GetElapsedTime(start), created is [var id, ..] ? id : 0);
     }
 
     public int CompareTo(Scenario? other) => Order.CompareTo(other?.Order ?? -1);

@@ -1,0 +1,11 @@
+namespace ProtocolBench.Lab.Scenarios;
+
+/// <summary>Which benchmark class measures a scenario (one class, one set of BenchmarkDotNet reports).</summary>
+public enum ScenarioGroup
+{
+    Baseline,
+    Payloads,
+    Files,
+    BinaryFiles,
+    Authors,
+}
