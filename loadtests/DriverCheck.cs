@@ -2,7 +2,6 @@ using System.Buffers.Binary;
 using System.Diagnostics;
 using System.Globalization;
 using System.Net;
-using System.Text;
 using System.Text.RegularExpressions;
 using Google.Protobuf;
 using ProtocolBench.Lab.Services;
@@ -12,53 +11,6 @@ using ProtocolBench.LoadTests.Reports;
 using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.LoadTests;
-
-public sealed record DriverRound(double OursPerSecond, double TheirsPerSecond, TallySummary OurTally, string TheirSummary);
-
-public sealed record DriverComparison(
-    string Endpoint,
-    string Tool,
-    string ToolCommand,
-    int Users,
-    int Connections,
-    double DurationSeconds,
-    IReadOnlyList<DriverRound> Rounds,
-    string? Skipped)
-{
-    public double Ours => Rounds.Count == 0 ? double.NaN : Rounds.Average(r => r.OursPerSecond);
-
-    public double Theirs => Rounds.Count == 0 ? double.NaN : Rounds.Average(r => r.TheirsPerSecond);
-
-    public double Ratio => Ours / Theirs;
-}
-
-public sealed record DriverCheckResult(Scenario Scenario, string Machine, IReadOnlyList<DriverComparison> Rows)
-{
-    public static string Markdown(DriverCheckResult r)
-    {
-        var md = new StringBuilder();
-        md.AppendLine($"Same endpoint, same concurrency, same pinning ({r.Machine}); scenario {r.Scenario.Label}. " +
-                      "Our driver deserializes and checks every response; wrk and h2load only read the bytes.").AppendLine();
-        md.AppendLine("| endpoint | users | connections | tool | tool req/s | our req/s | ours ÷ tool |");
-        md.AppendLine("|---|---:|---:|---|---:|---:|---:|");
-        foreach (var row in r.Rows)
-        {
-            md.AppendLine(row.Skipped is not null
-                ? $"| {row.Endpoint} | {row.Users} | {row.Connections} | {row.Tool} | – | – | {row.Skipped} |"
-                : $"| {row.Endpoint} | {row.Users} | {row.Connections} | {row.Tool} | {row.Theirs:N0} | {row.Ours:N0} | **{row.Ratio:F2}** |");
-        }
-
-        md.AppendLine();
-        foreach (var row in r.Rows.Where(r => r.Skipped is null))
-        {
-            md.AppendLine($"- {row.Tool}: `{row.ToolCommand}`; rounds (ours / theirs req/s): " +
-                          string.Join(", ", row.Rounds.Select(x => $"{x.OursPerSecond:F0} / {x.TheirsPerSecond:F0}")) +
-                          $"; {row.Rounds[^1].TheirSummary}");
-        }
-
-        return md.ToString();
-    }
-}
 
 /// <summary>
 /// Is the driver the bottleneck? Runs it and an independent tool against the same endpoint at the same concurrency,

@@ -6,14 +6,6 @@ using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.LoadTests;
 
-public enum Mode
-{
-    Users,
-    Paced,
-    All,
-    DriverCheck,
-}
-
 /// <summary>
 /// Everything the command line can set (System.CommandLine; the options shared with the benchmark command come from
 /// the harness). Defaults are the papers' setups (docs/methodology.md); --quick is a bounded CI version.

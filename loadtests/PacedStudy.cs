@@ -8,30 +8,6 @@ using Spectre.Console;
 
 namespace ProtocolBench.LoadTests;
 
-public sealed record PacedSample(int Index, double ScheduledMs, double StartedMs, double LatencyMs, OutcomeKind Outcome, string? Error);
-
-public sealed record PacedCell(
-    Scenario Scenario,
-    Protocol Protocol,
-    Transport Transport,
-    double Rate,
-    int Count,
-    string Status,
-    double MedianMs,
-    double MeanMs,
-    double P95Ms,
-    double MinMs,
-    double MaxMs,
-    double MaxLateMs,
-    long BytesSent,
-    long BytesReceived,
-    TallySummary Requests,
-    NothingLostResult? NothingLost,
-    IReadOnlyList<PacedSample> Samples)
-{
-    public bool Measured => Requests.Issued > 0;
-}
-
 /// <summary>
 /// Bolanowski's study: one request every 1/rate seconds on a fixed schedule (the next one does not wait for a slow
 /// answer, so a stall shows as latency instead of hiding as a gap), each timed by Stopwatch, one series per cell.

@@ -8,44 +8,6 @@ using Spectre.Console;
 
 namespace ProtocolBench.LoadTests;
 
-public sealed record UserCell(
-    Scenario Scenario,
-    Protocol Protocol,
-    Transport Transport,
-    int Users,
-    int RequestsPerUser,
-    int Connections,
-    string Status,
-    double ElapsedSeconds,
-    double RequestsPerSecond,
-    Latency Latency,
-    long BytesSent,
-    long BytesReceived,
-    TallySummary Requests,
-    TallySummary Warmup,
-    NothingLostResult? NothingLost)
-{
-    public const string Complete = "complete";
-
-    public bool Measured => Requests.Issued > 0;
-
-    public double MegabytesReceived => BytesReceived / 1e6;
-
-    public double MegabytesSent => BytesSent / 1e6;
-
-    public double KilobytesPerRequestReceived => Requests.Issued == 0 ? double.NaN : BytesReceived / 1e3 / Requests.Issued;
-
-    public double KilobytesPerRequestSent => Requests.Issued == 0 ? double.NaN : BytesSent / 1e3 / Requests.Issued;
-
-    public string Id => $"{Scenario.Name}-{Protocol}-{Transport}-u{Users}".ToLowerInvariant();
-
-    public static UserCell NotRun(Scenario scenario, Protocol protocol, Transport transport, int users, int requests, string status)
-    {
-        var empty = new RequestTally().Summary();
-        return new(scenario, protocol, transport, users, requests, 0, status, 0, 0, Latency.From(new LongHistogram(1000, 3)), 0, 0, empty, empty, null);
-    }
-}
-
 /// <summary>
 /// Śliwa &amp; Pańczyk's study: for each scenario, each number of users, each protocol and transport (in that order,
 /// so drift over the run touches every protocol alike), users × requests back to back after an excluded warm-up.

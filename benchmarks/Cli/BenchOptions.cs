@@ -5,19 +5,8 @@ using BenchmarkDotNet.Loggers;
 using ProtocolBench.Benchmarks.Config;
 using ProtocolBench.Lab;
 using ProtocolBench.Lab.CommandLine;
-using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Domain.Data;
 
 namespace ProtocolBench.Benchmarks.Cli;
-
-public enum JobKind
-{
-    Default,
-    Short,
-    Medium,
-    Long,
-    Smoke,
-}
 
 /// <summary>
 /// ProtocolBench's own options (System.CommandLine, the shared ones from the harness). Everything it does not know goes
@@ -219,8 +208,8 @@ public sealed partial record BenchOptions
         every scenario on every protocol and transport (the default job, about 11 minutes on 2 cores), writes the reports
         (summary.html, summary.md and BenchmarkDotNet's own per class, in the results folder) and stops the services.
 
-        Any option not listed here goes to BenchmarkDotNet: --filter '*Payloads*' or '*int-max*' (classes Baseline,
-        Payloads, Files, BinaryFiles, Authors; scenario names as in docs/methodology.md), --list flat, --iterationCount N,
+        Any option not listed here goes to BenchmarkDotNet: --filter '*Payloads*' or '*int-max*' (classes Floor,
+        Payloads, Files, BinaryFiles, Authors, DomainFloor; scenario names as in docs/methodology.md), --list flat, --iterationCount N,
         --warmupCount N, --iterationTime MS, --stopOnFirstError, ... (its options are listed after these).
 
         Exit codes (both commands): 0 all cells measured; 1 a cell failed or a report is missing; 2 bad options;

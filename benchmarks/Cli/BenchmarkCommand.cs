@@ -21,7 +21,7 @@ namespace ProtocolBench.Benchmarks.Cli;
 /// </summary>
 public static class BenchmarkCommand
 {
-    public static readonly Type[] SuiteTypes = [typeof(Baseline), typeof(Payloads), typeof(Files), typeof(BinaryFiles), typeof(Authors), typeof(InProcess)];
+    public static readonly Type[] SuiteTypes = [typeof(Floor), typeof(Payloads), typeof(Files), typeof(BinaryFiles), typeof(Authors), typeof(DomainFloor)];
 
     private static readonly string[] ReportSuffixes = ["-report.html", "-report-github.md", "-report.csv", "-report-full.json"];
 
@@ -308,8 +308,8 @@ public static class BenchmarkCommand
         }
 
         var reports = rounds.SelectMany(r => r.Summaries.SelectMany(s => s.Reports).Select(report => (r.Round, Report: report))).ToList();
-        var cells = Cells(reports.Where(x => !Cell.IsInProcess(x.Report.BenchmarkCase)), wire);
-        var domainFloors = DomainFloors(reports.Where(x => Cell.IsInProcess(x.Report.BenchmarkCase)));
+        var cells = Cells(reports.Where(x => !Cell.IsDomainFloor(x.Report.BenchmarkCase)), wire);
+        var domainFloors = DomainFloors(reports.Where(x => Cell.IsDomainFloor(x.Report.BenchmarkCase)));
         var runFile = new RunFile(run, cells, domainFloors);
         runFile.Save(results);
         var digest = new SummaryWriter(runFile.Results, run).Write(results, reportFiles);
@@ -373,10 +373,10 @@ public static class BenchmarkCommand
             .ToList();
 
     /// <summary>Each domain floor's reports of every round, joined by scenario.</summary>
-    private static List<DomainFloor> DomainFloors(IEnumerable<(int Round, BenchmarkReport Report)> reports) =>
+    private static List<DomainFloorResult> DomainFloors(IEnumerable<(int Round, BenchmarkReport Report)> reports) =>
         reports
             .GroupBy(x => Cell.ScenarioOf(x.Report.BenchmarkCase))
-            .Select(g => new DomainFloor(g.Key, [.. g.Select(x => RoundResult.From(x.Round, x.Report)).OrderBy(r => r.Round)]))
+            .Select(g => new DomainFloorResult(g.Key, [.. g.Select(x => RoundResult.From(x.Round, x.Report)).OrderBy(r => r.Round)]))
             .ToList();
 
     /// <summary>Every cell of the full suite: each scenario on each protocol it applies to, over both transports.</summary>

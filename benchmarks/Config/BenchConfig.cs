@@ -16,8 +16,6 @@ using Perfolizer.Horology;
 using BenchmarkDotNet.Filters;
 using ProtocolBench.Benchmarks.Cli;
 using ProtocolBench.Benchmarks.Suite;
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Benchmarks.Config;
 
@@ -60,7 +58,7 @@ public static class BenchConfig
             .WithOrderer(orderer)
             .WithSummaryStyle(SummaryStyle.Default.WithTimeUnit(TimeUnit.Microsecond).WithMaxParameterColumnWidth(20))
             // A scenario that exists on some protocols only (the binary files) has no case on the others.
-            .AddFilter(new SimpleFilter(c => Cell.IsInProcess(c) || Cell.ScenarioOf(c).AppliesTo(Cell.ProtocolOf(c))))
+            .AddFilter(new SimpleFilter(c => Cell.IsDomainFloor(c) || Cell.ScenarioOf(c).AppliesTo(Cell.ProtocolOf(c))))
             .AddEventProcessor(progress)
             .WithArtifactsPath(resultsDirectory);
         if (allocations)

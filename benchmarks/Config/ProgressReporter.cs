@@ -49,7 +49,7 @@ public sealed class ProgressReporter(WireTally wire, int rounds) : EventProcesso
     public override void OnEndRunBenchmark(BenchmarkCase benchmarkCase, BenchmarkReport report)
     {
         _done++;
-        var where = Cell.IsInProcess(benchmarkCase) ? "in process" : $"{Display.Of(Cell.ProtocolOf(benchmarkCase)),-7} {Display.Of(Cell.TransportOf(benchmarkCase)),-5}";
+        var where = Cell.IsDomainFloor(benchmarkCase) ? "in process" : $"{Display.Of(Cell.ProtocolOf(benchmarkCase)),-7} {Display.Of(Cell.TransportOf(benchmarkCase)),-5}";
         var name = $"{Cell.ScenarioOf(benchmarkCase).Name,-15} {where,-13}";
         string outcome;
         if (report.Success && report.ResultStatistics is { } stats)

@@ -1,6 +1,5 @@
 using System.Text.Json;
 using System.Text.Json.Serialization;
-using ProtocolBench.Lab.Scenarios;
 
 namespace ProtocolBench.Benchmarks.Reporting;
 
@@ -9,7 +8,7 @@ namespace ProtocolBench.Benchmarks.Reporting;
 /// verdict with the same code as the report.
 /// </summary>
 /// <param name="DomainFloors">Absent in the files of versions before the domain floor.</param>
-public sealed record RunFile(RunInfo Run, IReadOnlyList<CellResult> Cells, IReadOnlyList<DomainFloor>? DomainFloors)
+public sealed record RunFile(RunInfo Run, IReadOnlyList<CellResult> Cells, IReadOnlyList<DomainFloorResult>? DomainFloors)
 {
     public const string FileName = "summary.json";
 

@@ -3,12 +3,6 @@ using System.Text;
 
 namespace ProtocolBench.Benchmarks.Reporting;
 
-/// <summary>A cell of a report table; strong cells are bold (the winner of a row).</summary>
-public readonly record struct TableCell(string Text, bool Strong = false)
-{
-    public static implicit operator TableCell(string text) => new(text);
-}
-
 /// <summary>One table, rendered as GitHub Markdown and as HTML from the same rows.</summary>
 public sealed class Table(params string[] headers)
 {

@@ -9,9 +9,9 @@ namespace ProtocolBench.Benchmarks.Suite;
 /// <summary>
 /// Brings freshly started services to their steady state before a round: every selected cell called for a moment,
 /// then a pause for the runtime's background tier-1 compilation. Without it the first cells after a start meet
-/// tier-0 code and cold pools and measure 2–6× slower (seen on 2 cores: search 111 at 3.9 ms in the first round,
-/// 1.75 ms in the next ones), which is start-up, not the protocol. The services start with tiering's call-counting
-/// delay off (ServiceProcess), so a few seconds of calls suffice. The domain floors are warmed the same way, in this
+/// tier-0 code and cold pools and measure several times slower, which is start-up, not the protocol
+/// (docs/methodology.md, "Warm-up after each start"). The services start with tiering's call-counting delay off
+/// (<see cref="Lab.Services.LaunchOptions.PromoteHotCodeAtOnce"/>), so a few seconds of calls suffice. The domain floors are warmed the same way, in this
 /// process. Then cells with no time per call yet (the first round) are timed for a moment, warm, so that BenchConfig
 /// can size their iterations without BenchmarkDotNet's pilot stage.
 /// </summary>
@@ -42,17 +42,17 @@ public static class ServiceWarmup
         IReadOnlyList<BenchmarkCase> cases, SuiteRun suite, List<string> failures,
         (TimeSpan Time, int Min, int Max) budget, Action<BenchmarkCase, List<double>> timed, CancellationToken stop)
     {
-        var groups = cases.GroupBy(c => Cell.IsInProcess(c) ? "in process" : Display.Of(Cell.ProtocolOf(c), Cell.TransportOf(c)));
+        var groups = cases.GroupBy(c => Cell.IsDomainFloor(c) ? "in process" : Display.Of(Cell.ProtocolOf(c), Cell.TransportOf(c)));
         foreach (var group in groups)
         {
             var first = group.First();
-            if (Cell.IsInProcess(first) ? suite.Interrupted is not null : suite.Problem(Cell.ProtocolOf(first)) is not null)
+            if (Cell.IsDomainFloor(first) ? suite.Interrupted is not null : suite.Problem(Cell.ProtocolOf(first)) is not null)
             {
                 continue;
             }
 
             // In process the benchmark's own code is warmed: the Shared.Domain path and its pooled connections.
-            await using var protocolClient = Cell.IsInProcess(first) ? null : ProtocolClients.Create(Cell.ProtocolOf(first), Cell.TransportOf(first), suite.ClientOptions);
+            await using var protocolClient = Cell.IsDomainFloor(first) ? null : ProtocolClients.Create(Cell.ProtocolOf(first), Cell.TransportOf(first), suite.ClientOptions);
             ILibraryOperations client = (ILibraryOperations?)protocolClient ?? suite.Domain;
             foreach (var benchmarkCase in group)
             {

@@ -1,5 +1,4 @@
 using System.Collections.Concurrent;
-using BenchmarkDotNet.Running;
 using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Shared.Clients;
 using ProtocolBench.Shared.Domain.Data;
@@ -58,43 +57,4 @@ public sealed class SuiteRun(ClientOptions clientOptions, DatabaseOptions? datab
 
         await Parallel.ForEachAsync(ids, new ParallelOptions { MaxDegreeOfParallelism = 4 }, async (id, ct) => await client.DeleteAuthorAsync(id, ct));
     }
-}
-
-/// <summary>Bytes on the wire per operation, measured in each cell's GlobalSetup and read by the report columns.</summary>
-public sealed class WireTally
-{
-    private readonly ConcurrentDictionary<(Scenario, Protocol, Transport), WireSample> _samples = new();
-
-    public void Record(Scenario scenario, Protocol protocol, Transport transport, WireSample sample) => _samples[(scenario, protocol, transport)] = sample;
-
-    public WireSample? Find(Scenario scenario, Protocol protocol, Transport transport) =>
-        _samples.TryGetValue((scenario, protocol, transport), out var sample) ? sample : null;
-
-    public WireSample? Find(BenchmarkCase benchmarkCase) =>
-        Cell.IsInProcess(benchmarkCase) ? null : Find(Cell.ScenarioOf(benchmarkCase), Cell.ProtocolOf(benchmarkCase), Cell.TransportOf(benchmarkCase));
-}
-
-/// <param name="SentPerOp">Request bytes per operation at the socket (TLS records on HTTPS).</param>
-/// <param name="ReceivedPerOp">Response bytes per operation at the socket.</param>
-/// <param name="Operations">How many serial operations the averages come from.</param>
-/// <param name="ConnectionSetup">Bytes of opening the connection (TCP payload: TLS handshake, HTTP/2 preface and settings), when seen.</param>
-public sealed record WireSample(double SentPerOp, double ReceivedPerOp, int Operations, long? ConnectionSetup)
-{
-    public double TotalPerOp => SentPerOp + ReceivedPerOp;
-}
-
-/// <summary>A BenchmarkDotNet case's parameters: the scenario, the protocol and the transport of one cell (the scenario alone in process).</summary>
-public static class Cell
-{
-    public static Scenario ScenarioOf(BenchmarkCase benchmarkCase) => (Scenario)benchmarkCase.Parameters[nameof(ProtocolBenchmark.Scenario)];
-
-    public static Protocol ProtocolOf(BenchmarkCase benchmarkCase) => (Protocol)benchmarkCase.Parameters[nameof(ProtocolBenchmark.Protocol)];
-
-    public static Transport TransportOf(BenchmarkCase benchmarkCase) => (Transport)benchmarkCase.Parameters[nameof(ProtocolBenchmark.Transport)];
-
-    /// <summary>A case of the domain floor: no protocol, no transport.</summary>
-    public static bool IsInProcess(BenchmarkCase benchmarkCase) => benchmarkCase.Descriptor.Type == typeof(InProcess);
-
-    /// <summary>The same cell in every round, whatever its job: class and parameters.</summary>
-    public static string Id(BenchmarkCase benchmarkCase) => $"{benchmarkCase.Descriptor.Type.Name} [{benchmarkCase.Parameters.DisplayInfo}]";
 }

@@ -1,7 +1,5 @@
 using System.Globalization;
-using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Lab;
-using ProtocolBench.Shared.Clients;
 using Spectre.Console;
 
 namespace ProtocolBench.LoadTests.Reports;

@@ -1,9 +1,6 @@
 using System.Globalization;
 using System.Text;
-using ProtocolBench.Lab.Services;
-using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Lab;
-using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.LoadTests.Reports;
 

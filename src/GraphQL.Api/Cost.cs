@@ -1,4 +1,3 @@
-using GraphQL.Validation;
 using GraphQL.Validation.Complexity;
 using GraphQLParser.AST;
 using ProtocolBench.Shared.Domain;

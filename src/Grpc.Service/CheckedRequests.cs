@@ -3,7 +3,6 @@ using Google.Protobuf;
 using Grpc.AspNetCore.Server.Model;
 using Grpc.Core;
 using Grpc.Net.Compression;
-using Microsoft.AspNetCore.Routing;
 
 namespace ProtocolBench.Grpc.Service;
 

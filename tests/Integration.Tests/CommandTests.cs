@@ -1,7 +1,6 @@
 using System.Diagnostics;
 using System.Text.RegularExpressions;
 using ProtocolBench.Integration.Tests.Infrastructure;
-using ProtocolBench.Shared.Clients;
 using ProtocolBench.Lab.Services;
 
 namespace ProtocolBench.Integration.Tests;

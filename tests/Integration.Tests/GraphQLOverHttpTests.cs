@@ -5,7 +5,6 @@ using System.Text.Json;
 using ProtocolBench.Integration.Tests.Infrastructure;
 using ProtocolBench.Lab.Services;
 using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Domain;
 
 namespace ProtocolBench.Integration.Tests;
 

@@ -7,7 +7,6 @@ using ProtocolBench.Integration.Tests.Infrastructure;
 using ProtocolBench.Shared.Clients;
 using ProtocolBench.Lab.Services;
 using ProtocolBench.Shared.Domain;
-using ProtocolBench.Shared.Hosting;
 
 namespace ProtocolBench.Integration.Tests;
 

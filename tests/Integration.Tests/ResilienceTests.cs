@@ -11,7 +11,6 @@ using ProtocolBench.Shared.Clients;
 using ProtocolBench.Lab.Services;
 using ProtocolBench.Shared.Domain;
 using ProtocolBench.Shared.Domain.Data;
-using ProtocolBench.Shared.Hosting;
 
 namespace ProtocolBench.Integration.Tests;
 

@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using ProtocolBench.Integration.Tests.Infrastructure;
-using ProtocolBench.Lab.Services;
 using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Integration.Tests;

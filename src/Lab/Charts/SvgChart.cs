@@ -4,22 +4,6 @@ using System.Text;
 
 namespace ProtocolBench.Lab.Charts;
 
-public sealed record ChartSeries(string Name, string Colour, bool Dashed, IReadOnlyList<(double X, double Y)> Points);
-
-public sealed record BarSeries(string Name, string Colour, IReadOnlyList<double> Values);
-
-/// <summary>One bar of a panel: a value, drawn in a colour (paler when <paramref name="Pale"/>), labelled with its text.</summary>
-public sealed record PanelBar(string Name, string Colour, bool Pale, double Value, string Text);
-
-/// <summary>A labelled group of horizontal bars with a scale of its own.</summary>
-public sealed record Panel(string Label, IReadOnlyList<PanelBar> Bars);
-
-/// <summary>One ratio with its interval (NaN bounds: none), drawn as a dot with whiskers.</summary>
-public sealed record IntervalMark(string Name, string Colour, double Ratio, double Low, double High, string Text);
-
-/// <summary>A labelled row of interval marks on the chart's shared ratio scale.</summary>
-public sealed record IntervalRow(string Label, IReadOnlyList<IntervalMark> Marks);
-
 /// <summary>
 /// The one chart module of both commands' reports: plain SVG line charts, grouped bars and panels of horizontal bars.
 /// Hand-written because the charts are inlined in self-contained HTML and Markdown reports: no package served here

@@ -8,18 +8,6 @@ using ProtocolBench.Shared.Domain.Data;
 
 namespace ProtocolBench.Lab.CommandLine;
 
-/// <summary>A command line that cannot be run as given; the message says what to change. Exit code 2.</summary>
-public sealed class UsageException(string message) : Exception(message);
-
-/// <summary>Where the services are and how this run reaches them: what both commands are told the same way.</summary>
-public sealed record CommonSettings(
-    string? External,
-    ServiceAddresses Addresses,
-    DatabaseOptions? Database,
-    string? Results,
-    bool NoPin,
-    bool Http2);
-
 /// <summary>
 /// The options both commands share, parsed by System.CommandLine the same way in both: `--name value`, `--name=value`
 /// and `--name:value`; a connection string alone means PostgreSQL; PostgreSQL needs one.

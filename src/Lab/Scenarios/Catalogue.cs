@@ -30,7 +30,7 @@ public static class Catalogue
         return files.IsAvailable ? files : throw new InvalidOperationException(files.Error);
     });
 
-    public static readonly Scenario Floor = new(0, "floor", "Floor: GET /baseline (fixed 23 B)", ScenarioGroup.Baseline);
+    public static readonly Scenario Floor = new(0, "floor", "Floor: GET /baseline (fixed 23 B)", ScenarioGroup.Floor);
 
     public static readonly IReadOnlyList<Scenario> All =
     [

@@ -1,17 +1,8 @@
-using System.Net.Http;
 using System.Net.Sockets;
 using System.Text.Json;
 using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Lab.Scenarios;
-
-public enum OutcomeKind
-{
-    Ok,
-    Failed,
-    TimedOut,
-    Cancelled,
-}
 
 /// <summary>What became of one request. <see cref="Definite"/>: the service certainly did not apply it (a refusal, not a lost answer).</summary>
 public readonly record struct Outcome(OutcomeKind Kind, string? Error = null, bool Definite = false)

@@ -5,16 +5,13 @@ using ProtocolBench.Shared.Domain.Authors;
 
 namespace ProtocolBench.Lab.Scenarios;
 
-/// <summary>The request of a scenario: a protocol's client or the operations in process, a marker (the name a create writes) and a cancellation token.</summary>
-public delegate Task<object> ScenarioRequest(ILibraryOperations client, string marker, CancellationToken cancellationToken);
-
 /// <summary>
 /// One operation as both commands measure it and every report names it: defined once, in <see cref="Catalogue"/>.
 /// </summary>
 [JsonConverter(typeof(ScenarioJsonConverter))]
 public sealed record Scenario(int Order, string Name, string Label, ScenarioGroup Group) : IComparable<Scenario>, IComparable
 {
-    /// <summary>The request; null for the floor, which is plain HTTP below every protocol (the Baseline class sends it).</summary>
+    /// <summary>The request; null for the floor, which is plain HTTP below every protocol (the Floor class sends it).</summary>
     public ScenarioRequest? Request { get; init; }
 
     /// <summary>Sent through a protocol's client (every scenario but the floor).</summary>

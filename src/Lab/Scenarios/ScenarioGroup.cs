@@ -3,7 +3,7 @@ namespace ProtocolBench.Lab.Scenarios;
 /// <summary>Which benchmark class measures a scenario (one class, one set of BenchmarkDotNet reports).</summary>
 public enum ScenarioGroup
 {
-    Baseline,
+    Floor,
     Payloads,
     Files,
     BinaryFiles,

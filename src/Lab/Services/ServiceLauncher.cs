@@ -2,7 +2,6 @@ using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
 using System.Text.RegularExpressions;
-using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Lab.Services;
 
@@ -10,48 +9,6 @@ namespace ProtocolBench.Lab.Services;
 /// Starts the services as separate processes, waits for each /healthz, and stops them again.
 /// Used by the benchmark and load-test commands and by the tests: one way to run the services.
 /// </summary>
-public sealed class RunningServices : IAsyncDisposable
-{
-    private static readonly TimeSpan StopGrace = TimeSpan.FromSeconds(15);
-    private readonly LaunchOptions _options;
-    private int _stopped;
-
-    internal RunningServices(LaunchOptions options, IReadOnlyList<ServiceProcess> processes)
-    {
-        Processes = processes;
-        Addresses = processes.Aggregate(options.Addresses, (addresses, p) => addresses.WithPorts(p.Spec.Protocol, p.Ports!.Value.Http, p.Ports.Value.Https));
-        _options = options;
-    }
-
-    public IReadOnlyList<ServiceProcess> Processes { get; }
-
-    /// <summary>Where the services listen: the options' addresses with the ports each service reported it bound.</summary>
-    public ServiceAddresses Addresses { get; }
-
-    public async Task StopAsync()
-    {
-        if (Interlocked.Exchange(ref _stopped, 1) == 1)
-        {
-            return;
-        }
-
-        await Task.WhenAll(Processes.Select(p => p.StopAsync(StopGrace)));
-        foreach (var process in Processes)
-        {
-            process.Dispose();
-        }
-
-        // Only the ports given: one the kernel chose may be handed to another process as soon as ours is closed.
-        var busy = ServiceLauncher.ListeningPorts(_options).ToList();
-        if (busy.Count > 0)
-        {
-            throw new LaunchException($"After stopping, something still listens on {string.Join(", ", busy)}.");
-        }
-    }
-
-    public async ValueTask DisposeAsync() => await StopAsync();
-}
-
 public static partial class ServiceLauncher
 {
     public static async Task<RunningServices> StartAsync(

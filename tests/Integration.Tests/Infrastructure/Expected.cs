@@ -1,6 +1,5 @@
 using System.Security.Cryptography;
 using ProtocolBench.Shared.Domain;
-using ProtocolBench.Shared.Hosting;
 
 namespace ProtocolBench.Integration.Tests.Infrastructure;
 

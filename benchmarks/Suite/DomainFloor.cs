@@ -8,7 +8,7 @@ namespace ProtocolBench.Benchmarks.Suite;
 /// measured in the same rounds as the protocols, so that the report can split every cell into the work all protocols
 /// share and the protocol's own overhead (cell − domain floor).
 /// </summary>
-public class InProcess : ScenarioBenchmark
+public class DomainFloor : ScenarioBenchmark
 {
     /// <summary>Every operation; the author operations only when the services' database is known (not with --external alone).</summary>
     public override IEnumerable<Scenario> Scenarios => Catalogue.All.Where(s => s.HasRequest && (!s.UsesDatabase || Run.Database is not null));

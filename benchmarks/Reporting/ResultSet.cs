@@ -1,84 +1,15 @@
-using BenchmarkDotNet.Engines;
-using BenchmarkDotNet.Reports;
-using ProtocolBench.Benchmarks.Suite;
 using ProtocolBench.Lab;
 using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Benchmarks.Reporting;
 
-/// <summary>One cell in one round: BenchmarkDotNet's statistics of its iterations (nanoseconds per operation).</summary>
-public sealed record RoundResult(int Round, bool Success, double Median, double Mean, double P95, IReadOnlyList<double> Iterations, long? AllocatedPerOp)
-{
-    public static RoundResult From(int round, BenchmarkReport report)
-    {
-        var stats = report.Success ? report.ResultStatistics : null;
-        var iterations = report.AllMeasurements
-            .Where(m => m.IterationMode == IterationMode.Workload && m.IterationStage == IterationStage.Result)
-            .Select(m => m.Nanoseconds / m.Operations)
-            .ToList();
-        return new RoundResult(
-            round,
-            stats is not null,
-            stats?.Median ?? double.NaN,
-            stats?.Mean ?? double.NaN,
-            stats?.Percentiles.P95 ?? double.NaN,
-            iterations,
-            stats is null ? null : report.GcStats.GetBytesAllocatedPerOperation(report.BenchmarkCase));
-    }
-}
-
-/// <summary>
-/// Something measured in every round: a protocol's cell or a domain floor. Its time is the geometric mean of the rounds'
-/// medians, so that the ratio of two times is the (geometric) mean of their rounds' ratios, the ratio the report gives
-/// with an interval.
-/// </summary>
-public abstract record Timed(IReadOnlyList<RoundResult> Rounds)
-{
-    public bool Success => Rounds.Count > 0 && Rounds.All(r => r.Success);
-
-    public IEnumerable<RoundResult> Measured => Rounds.Where(r => r.Success);
-
-    public double Time => Statistic.GeometricMean(Measured.Select(r => r.Median));
-
-    public double P95 => Statistic.Median(Measured.Select(r => r.P95));
-
-    public long? AllocatedPerOp =>
-        Measured.Select(r => r.AllocatedPerOp).OfType<long>().ToList() is { Count: > 0 } allocated ? (long)Statistic.Median(allocated.Select(a => (double)a)) : null;
-
-    /// <summary>How far the rounds' medians lie apart: (highest − lowest) ÷ median; NaN with one round.</summary>
-    public double RoundSpread
-    {
-        get
-        {
-            var medians = Measured.Select(r => r.Median).ToList();
-            return medians.Count < 2 ? double.NaN : (medians.Max() - medians.Min()) / Time;
-        }
-    }
-
-    public double? RoundMedian(int round) => Measured.FirstOrDefault(r => r.Round == round)?.Median;
-
-    /// <summary>The rounds both were measured in, and their medians side by side.</summary>
-    public static (double[] A, double[] B) Pairs(Timed a, Timed b)
-    {
-        var rounds = a.Measured.Select(r => r.Round).Intersect(b.Measured.Select(r => r.Round)).Order().ToList();
-        return ([.. rounds.Select(r => a.RoundMedian(r)!.Value)], [.. rounds.Select(r => b.RoundMedian(r)!.Value)]);
-    }
-}
-
-/// <summary>One cell: an operation on one protocol and transport, over all rounds.</summary>
-public sealed record CellResult(Scenario Scenario, Protocol Protocol, Transport Transport, IReadOnlyList<RoundResult> Rounds, WireSample? Wire)
-    : Timed(Rounds);
-
-/// <summary>An operation's domain floor: the Shared.Domain operation in process, without any protocol, over all rounds.</summary>
-public sealed record DomainFloor(Scenario Scenario, IReadOnlyList<RoundResult> Rounds) : Timed(Rounds);
-
 /// <summary>The cells of a run, looked up by scenario, protocol and transport, and the comparisons the reports make.</summary>
-public sealed class ResultSet(IReadOnlyList<CellResult> cells, IReadOnlyList<DomainFloor> domainFloors)
+public sealed class ResultSet(IReadOnlyList<CellResult> cells, IReadOnlyList<DomainFloorResult> domainFloors)
 {
     public IReadOnlyList<CellResult> Cells { get; } = cells;
 
-    public IReadOnlyList<DomainFloor> DomainFloors { get; } = domainFloors;
+    public IReadOnlyList<DomainFloorResult> DomainFloors { get; } = domainFloors;
 
     public int Rounds => Cells.SelectMany(c => c.Rounds).Select(r => r.Round).DefaultIfEmpty(0).Max();
 
@@ -101,7 +32,7 @@ public sealed class ResultSet(IReadOnlyList<CellResult> cells, IReadOnlyList<Dom
         return RatioInterval.Paired(x, y);
     }
 
-    public DomainFloor? DomainFloorOf(Scenario scenario) => DomainFloors.FirstOrDefault(d => d.Scenario == scenario && d.Success);
+    public DomainFloorResult? DomainFloorOf(Scenario scenario) => DomainFloors.FirstOrDefault(d => d.Scenario == scenario && d.Success);
 
     /// <summary>
     /// The protocol's overhead: the cell's time − its domain floor's, paired round by round, and the share of the cell's
@@ -164,15 +95,4 @@ public sealed class ResultSet(IReadOnlyList<CellResult> cells, IReadOnlyList<Dom
         (Find(scenario, Protocol.Rest, transport), Find(scenario, Protocol.Grpc, transport)) is ({ } rest, { } grpc)
             ? Verdict.Of(Display.Of(Protocol.Rest), Display.Of(Protocol.Grpc), Ratio(rest, grpc))
             : null;
-}
-
-/// <summary>A row's verdict: the winner's name, "no clear winner" or no verdict, and the comparison with the closest protocol.</summary>
-public sealed record RowVerdict(Scenario Scenario, Transport Transport, string Says, Verdict Closest)
-{
-    public bool Named => Says != Verdict.NoClearWinner && Says != Verdict.Untested;
-
-    /// <summary>The closest comparison in the verdict rule's words; "no clear winner" also when only a third protocol stops the name.</summary>
-    public string Describe() => Says == Verdict.NoClearWinner
-        ? $"{Verdict.NoClearWinner} ({Closest.Slower} ÷ {Closest.Faster} {Closest.Margin})"
-        : Closest.ToString();
 }

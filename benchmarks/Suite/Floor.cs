@@ -9,13 +9,13 @@ namespace ProtocolBench.Benchmarks.Suite;
 /// The transport floor: GET /baseline, fixed bytes with no work behind them, on each service's own ports with the HTTP
 /// version its protocol uses (HTTP/1.1 for REST and GraphQL, HTTP/2 for gRPC) and the same handler as the clients.
 /// </summary>
-public class Baseline : ProtocolBenchmark
+public class Floor : ProtocolBenchmark
 {
     private static readonly byte[] Expected = ServiceDefaults.BaselineBody;
     private readonly WireCounter _wire = new();
     private HttpClient _http = null!;
 
-    protected override ScenarioGroup Group => ScenarioGroup.Baseline;
+    protected override ScenarioGroup Group => ScenarioGroup.Floor;
 
     protected override WireCounter Wire => _wire;
 

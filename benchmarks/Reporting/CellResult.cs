@@ -1,0 +1,9 @@
+using ProtocolBench.Benchmarks.Suite;
+using ProtocolBench.Lab.Scenarios;
+using ProtocolBench.Shared.Clients;
+
+namespace ProtocolBench.Benchmarks.Reporting;
+
+/// <summary>One cell: an operation on one protocol and transport, over all rounds.</summary>
+public sealed record CellResult(Scenario Scenario, Protocol Protocol, Transport Transport, IReadOnlyList<RoundResult> Rounds, WireSample? Wire)
+    : Timed(Rounds);

@@ -1,0 +1,10 @@
+namespace ProtocolBench.LoadTests;
+
+/// <summary>What the load command runs: the virtual users, the paced stream, both, or the driver check.</summary>
+public enum Mode
+{
+    Users,
+    Paced,
+    All,
+    DriverCheck,
+}

@@ -1,0 +1,24 @@
+using ProtocolBench.Lab.Scenarios;
+using ProtocolBench.Shared.Clients;
+
+namespace ProtocolBench.LoadTests.Reports;
+
+/// <summary>What the load run was asked to do, as summary.json and report.md record it.</summary>
+public sealed record Settings(
+    IReadOnlyList<Protocol> Protocols,
+    IReadOnlyList<Transport> Transports,
+    IReadOnlyList<int> Users,
+    int RequestsPerUser,
+    int WarmupPerUser,
+    int WarmupTotal,
+    IReadOnlyList<Scenario> UserScenarios,
+    IReadOnlyList<Scenario> PacedScenarios,
+    double Rate,
+    int Count,
+    int PacedWarmup,
+    double TimeoutSeconds,
+    int UsersPerHttp2Connection,
+    string HttpVersions,
+    string Database,
+    string Services,
+    bool Quick);
