@@ -1,7 +1,4 @@
 using System.CommandLine;
-using System.Text.RegularExpressions;
-using BenchmarkDotNet.ConsoleArguments;
-using BenchmarkDotNet.Loggers;
 using ProtocolBench.Benchmarks.Config;
 using ProtocolBench.Lab;
 using ProtocolBench.Lab.CommandLine;
@@ -12,7 +9,7 @@ namespace ProtocolBench.Benchmarks.Cli;
 /// ProtocolBench's own options (System.CommandLine, the shared ones from the harness). Everything it does not know goes
 /// to BenchmarkDotNet unchanged (--filter, --list, --iterationCount, ...), so BenchmarkDotNet's documentation applies.
 /// </summary>
-public sealed partial record BenchOptions
+public sealed record BenchOptions
 {
     public required CommonSettings Common { get; init; }
 
@@ -123,12 +120,6 @@ public sealed partial record BenchOptions
             return (new BenchOptions { Common = common.Read(result), Compare = (result.GetValue(runA)!, result.GetValue(runB)!) }, ExitCodes.Ok);
         }
 
-        if (BenchmarkDotNetProblem(result.UnmatchedTokens) is { } problem)
-        {
-            Console.Error.WriteLine($"{problem} See --help.");
-            return (null, ExitCodes.BadUsage);
-        }
-
         try
         {
             var isSmoke = result.GetValue(smoke);
@@ -153,35 +144,6 @@ public sealed partial record BenchOptions
             return (null, ExitCodes.BadUsage);
         }
     }
-
-    /// <summary>
-    /// Null when BenchmarkDotNet's own parser accepts the arguments this command passes on to it (asked without running
-    /// anything); otherwise its complaint in one line. So a typo ends the command before any service starts.
-    /// </summary>
-    private static string? BenchmarkDotNetProblem(IReadOnlyList<string> args)
-    {
-        var log = new AccumulationLogger();
-        var (parsed, _, _) = ConfigParser.Parse([.. args], log);
-        if (parsed)
-        {
-            return null;
-        }
-
-        // Its parser prints a banner, "ERROR(S):", one indented line per error, then 100 lines of usage; or one line.
-        var lines = log.GetLog().Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
-        var errors = lines.SkipWhile(l => l != "ERROR(S):").Skip(1).TakeWhile(l => l != "USAGE:").ToList();
-        var first = errors.Count > 0 ? errors[0] : lines.FirstOrDefault() ?? "its arguments were not understood.";
-        if (UnknownOption().Match(first) is { Success: true } unknown)
-        {
-            var token = args.FirstOrDefault(a => a.TrimStart('-').Split('=')[0].Equals(unknown.Groups["name"].Value, StringComparison.OrdinalIgnoreCase));
-            return $"Unknown option '{token ?? unknown.Groups["name"].Value}': neither this command nor BenchmarkDotNet knows it.";
-        }
-
-        return $"BenchmarkDotNet: {first}";
-    }
-
-    [GeneratedRegex("^Option '(?<name>[^']+)' is unknown")]
-    private static partial Regex UnknownOption();
 
     private static JobKind ParseJob(string value, System.CommandLine.Parsing.ArgumentResult result)
     {

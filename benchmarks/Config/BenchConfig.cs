@@ -29,19 +29,8 @@ public static class BenchConfig
     public static IConfig Create(
         BenchOptions options, string resultsDirectory, long? affinity, WireTally wire, IOrderer orderer, ProgressReporter progress, bool allocations = true)
     {
-        var job = CreateJob(options.Job)
-            // In-process: the services are separate processes started once by this program, which must own their
-            // lifetime (stop on Ctrl+C, SIGTERM, failure) and share the wire-byte tallies with the report columns.
-            // A child process per case (BenchmarkDotNet's default) would have neither, and would build a project per run.
-            .WithToolchain(new InProcessEmitToolchain(TimeSpan.FromMinutes(15), logOutput: true))
-            .AsDefault();
-        if (affinity is { } mask)
-        {
-            job = job.WithAffinity((nint)mask);
-        }
-
         var config = ManualConfig.CreateEmpty()
-            .AddJob(job)
+            .AddJob(SuiteJob(options.Job, affinity))
             .AddColumnProvider(DefaultColumnProviders.Descriptor, DefaultColumnProviders.Params, DefaultColumnProviders.Metrics)
             .AddColumn(
                 StatisticColumn.Median,
@@ -68,6 +57,18 @@ public static class BenchConfig
 
         config.AddLogger(options.Verbose ? ConsoleLogger.Default : new ErrorsOnlyConsoleLogger());
         return config;
+    }
+
+    /// <summary>The job of every round, marked default so that BenchmarkDotNet's job options (--iterationCount, ...) change it.</summary>
+    public static Job SuiteJob(JobKind kind, long? affinity)
+    {
+        var job = CreateJob(kind)
+            // In-process: the services are separate processes started once by this program, which must own their
+            // lifetime (stop on Ctrl+C, SIGTERM, failure) and share the wire-byte tallies with the report columns.
+            // A child process per case (BenchmarkDotNet's default) would have neither, and would build a project per run.
+            .WithToolchain(new InProcessEmitToolchain(TimeSpan.FromMinutes(15), logOutput: true))
+            .AsDefault();
+        return affinity is { } mask ? job.WithAffinity((nint)mask) : job;
     }
 
     public static Job CreateJob(JobKind kind) => kind switch

@@ -1,0 +1,69 @@
+using ProtocolBench.Benchmarks.Reporting;
+using ProtocolBench.Lab;
+using ProtocolBench.Lab.Scenarios;
+using ProtocolBench.Lab.Services;
+using ProtocolBench.Shared.Clients;
+
+namespace ProtocolBench.Benchmarks.Cli;
+
+/// <summary>
+/// What must hold when a measuring run ends: every report written, every cell and domain floor measured in every round
+/// (all of the suite's when nothing was filtered), wire bytes for every cell, no service died. Problems decide the exit code.
+/// </summary>
+public sealed class RunChecks(ServiceSession session)
+{
+    private readonly List<string> _problems = [];
+
+    public void Add(string problem) => _problems.Add(problem);
+
+    /// <summary>The measured results against what was asked: <paramref name="filtered"/> when BenchmarkDotNet's filter chose the cells.</summary>
+    public void CheckResults(RunFile run, bool filtered)
+    {
+        var cells = run.Cells;
+        var domainFloors = run.DomainFloors ?? [];
+        _problems.AddRange(cells.Where(c => !c.Success).Select(c =>
+            $"failed: {c.Scenario} {Display.Of(c.Protocol, c.Transport)} in round {string.Join(", ", c.Rounds.Where(r => !r.Success).Select(r => r.Round))}"));
+        _problems.AddRange(domainFloors.Where(d => !d.Success).Select(d =>
+            $"failed: {d.Scenario} in process in round {string.Join(", ", d.Rounds.Where(r => !r.Success).Select(r => r.Round))}"));
+        _problems.AddRange(cells.Where(c => c.Success && c.Wire is null).Select(c => $"no wire bytes: {c.Scenario} {Display.Of(c.Protocol, c.Transport)}"));
+        if (!filtered)
+        {
+            var measured = cells.Where(c => c.Success).Select(c => (c.Scenario, c.Protocol, c.Transport)).ToHashSet();
+            _problems.AddRange(ExpectedCells().Where(e => !measured.Contains(e)).Select(e => $"absent cell: {e.Scenario} {Display.Of(e.Protocol, e.Transport)}"));
+            var floors = domainFloors.Select(d => d.Scenario).ToHashSet();
+            _problems.AddRange(Catalogue.All
+                .Where(s => s.HasRequest && (!s.UsesDatabase || session.Database is not null) && !floors.Contains(s))
+                .Select(s => $"absent domain floor: {s}"));
+        }
+        else if (cells.Count == 0)
+        {
+            _problems.Add("the filter matched no benchmark");
+        }
+    }
+
+    /// <summary>Prints the verdict of the checks and returns the exit code: 0, 1 (a check failed) or 3 (a service died).</summary>
+    public int Conclude(int cells, int domainFloors)
+    {
+        _problems.InsertRange(0, session.Deaths.Values.Select(death => $"{death}; the results so far are in the reports"));
+        if (_problems.Count == 0)
+        {
+            Console.WriteLine($"All {cells} cells and {domainFloors} domain floors measured and every report written.");
+            return ExitCodes.Ok;
+        }
+
+        Console.Error.WriteLine($"{_problems.Count} problem(s):");
+        foreach (var problem in _problems)
+        {
+            Console.Error.WriteLine($"  {problem}");
+        }
+
+        return session.Deaths.Count > 0 ? ExitCodes.ServiceFailed : ExitCodes.CheckFailed;
+    }
+
+    /// <summary>Every cell of the full suite: each scenario on each protocol it applies to, over both transports.</summary>
+    public static IEnumerable<(Scenario Scenario, Protocol Protocol, Transport Transport)> ExpectedCells() =>
+        from scenario in Catalogue.All
+        from protocol in scenario.Protocols
+        from transport in Display.Transports
+        select (scenario, protocol, transport);
+}
