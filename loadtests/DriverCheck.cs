@@ -19,7 +19,7 @@ namespace ProtocolBench.LoadTests;
 /// </summary>
 public sealed class DriverCheck(LoadTestOptions options, ClientPool pool, ServiceSession services, ResultsFolder results, string? driverCpus)
 {
-    private int RoundCount => options.Rounds;
+    private int RoundCount => options.CheckRounds;
 
     public int PlannedSteps => 2 * RoundCount;
 

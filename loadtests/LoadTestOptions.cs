@@ -55,11 +55,6 @@ public sealed record LoadTestOptions
 
     public bool Quick { get; init; }
 
-    /// <summary>CPU lists for taskset; null: automatic (driver 0, servers the rest) on two or more cores.</summary>
-    public string? ServerCpus { get; init; }
-
-    public string? DriverCpus { get; init; }
-
     public bool FailOnErrors { get; init; }
 
     public bool KeepCreated { get; init; }
@@ -69,7 +64,8 @@ public sealed record LoadTestOptions
 
     public int CheckUsers { get; init; } = 50;
 
-    public int Rounds { get; init; } = 3;
+    /// <summary>driver-check: alternating rounds of ours and the tool's.</summary>
+    public int CheckRounds { get; init; } = 3;
 
     public Scenario CheckScenario { get; init; } = Catalogue.Named("search-11");
 
@@ -133,13 +129,11 @@ public sealed record LoadTestOptions
             Description = "Small and bounded (CI): users 1,4 × 10 requests on search-11, search-111, create (warm-up 10); paced 5/s × 10 on clone-hello; " +
                           "timeout 10 s; options given explicitly win",
         };
-        var serverCpus = new Option<string?>("--server-cpus") { Description = "taskset CPU list for the services [default: 1 on two cores, 1-(n-1) on more]", HelpName = "LIST" };
-        var driverCpus = new Option<string?>("--driver-cpus") { Description = "CPU list for this driver [default: 0]", HelpName = "LIST" };
         var failOnErrors = new Option<bool>("--fail-on-errors") { Description = "Exit 1 if any request failed or timed out" };
         var keepCreated = new Option<bool>("--keep-created") { Description = "Keep the authors the create scenario made (default: deleted after the check)" };
         var duration = NumberOption("--duration", "driver-check: seconds per measurement", 10);
         var checkUsers = IntOption("--check-users", "driver-check: concurrency", 50, CommonOptions.PositiveInt);
-        var rounds = IntOption("--rounds", "driver-check: alternating rounds of ours and the tool's", 3, CommonOptions.PositiveInt);
+        var checkRounds = IntOption("--check-rounds", "driver-check: alternating rounds of ours and the tool's", 3, CommonOptions.PositiveInt);
 
         var root = CommonOptions.Root(
             "ProtocolBench load studies: virtual users (Śliwa & Pańczyk) and a paced stream (Bolanowski), on every protocol.\n\n" +
@@ -151,7 +145,7 @@ public sealed record LoadTestOptions
         foreach (var option in new Option[]
                  {
                      protocols, transports, scenarios, users, requests, warmup, warmupTotal, pacedWarmup, rate, count, timeout, usersPerConnection,
-                     quick, serverCpus, driverCpus, failOnErrors, keepCreated, duration, checkUsers, rounds,
+                     quick, failOnErrors, keepCreated, duration, checkUsers, checkRounds,
                  })
         {
             root.Options.Add(option);
@@ -188,13 +182,11 @@ public sealed record LoadTestOptions
                 Timeout = TimeSpan.FromSeconds(Pick(timeout, 10)),
                 UsersPerHttp2Connection = result.GetValue(usersPerConnection),
                 Quick = isQuick,
-                ServerCpus = result.GetValue(serverCpus),
-                DriverCpus = result.GetValue(driverCpus),
                 FailOnErrors = result.GetValue(failOnErrors),
                 KeepCreated = result.GetValue(keepCreated),
                 Duration = TimeSpan.FromSeconds(Pick(duration, 3)),
                 CheckUsers = Pick(checkUsers, 10),
-                Rounds = Pick(rounds, 1),
+                CheckRounds = Pick(checkRounds, 1),
             };
             if (chosenMode == Mode.DriverCheck && given is not null)
             {

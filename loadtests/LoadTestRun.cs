@@ -1,10 +1,10 @@
 using HdrHistogram;
 using ProtocolBench.Lab;
+using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Lab.Services;
 using ProtocolBench.LoadTests.Reports;
 using ProtocolBench.Shared.Clients;
 using ProtocolBench.Shared.Domain.Data;
-using ProtocolBench.Shared.Hosting;
 using Spectre.Console;
 
 namespace ProtocolBench.LoadTests;
@@ -33,7 +33,7 @@ public static class LoadTestRun
         var started = DateTimeOffset.UtcNow;
         var runId = $"{started:yyMMddHHmmss}-{Random.Shared.Next(0x10000):x4}";
         var common = options.Common;
-        var pinning = Pinning.Plan(common.NoPin, common.External is not null, options.DriverCpus, options.ServerCpus);
+        var pinning = common.Pinning;
         var driverPinning = pinning.PinClient();
         var serverPinning = common.External is not null ? "external (not pinned by this run)"
             : pinning.ServerCpus is null ? "not pinned" : $"CPU {pinning.ServerCpus} (taskset)";
@@ -52,7 +52,7 @@ public static class LoadTestRun
         DriverCheckResult? driverCheck = null;
         try
         {
-            services = await StartServicesAsync(options, pinning, interruption.Token);
+            services = await StartServicesAsync(options, interruption.Token);
             pool = new ClientPool(ClientOptionsFor(options, services.Addresses), options);
             users = new VirtualUserStudy(options, pool, services, results, runId);
             paced = new PacedStudy(options, pool, services, results, runId);
@@ -153,13 +153,12 @@ public static class LoadTestRun
     }
 
     /// <summary>The services the mode needs, started (on a database file of their own) or found (--external).</summary>
-    private static async Task<ServiceSession> StartServicesAsync(LoadTestOptions options, Pinning pinning, CancellationToken stopping)
+    private static async Task<ServiceSession> StartServicesAsync(LoadTestOptions options, CancellationToken stopping)
     {
         IReadOnlyList<Protocol> protocols = options.Mode == Mode.DriverCheck ? [Protocol.Rest, Protocol.Grpc] : options.Protocols;
         var common = options.Common;
         if (common.External is null)
         {
-            ProjectCertificate.EnsureExists();
             if (common.Database is { Provider: DatabaseProvider.Sqlite, ConnectionString: null or "" })
             {
                 // Its own file: the create scenario's authors never land in the benchmark command's database.
@@ -168,7 +167,7 @@ public static class LoadTestRun
             }
         }
 
-        return await ServiceSession.OpenAsync(common, protocols, pinning.ServerCpus, Log, stopping);
+        return await ServiceSession.OpenAsync(common, protocols, Log, stopping);
     }
 
     private static void Log(string message) => AnsiConsole.MarkupLine($"[grey]{Markup.Escape(message)}[/]");
@@ -210,7 +209,8 @@ public static class LoadTestRun
         try
         {
             using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(60));
-            var deleted = await NothingLostResult.DeleteRunAsync(database, $"lt-{runId}-", timeout.Token);
+            await using var domain = new InProcessOperations(database);
+            var deleted = await domain.DeleteAuthorsNamedAsync($"lt-{runId}-", timeout.Token);
             return $"Afterwards the {deleted} authors of this run (lt-{runId}-*) were deleted from the database.";
         }
         catch (Exception e)

@@ -50,9 +50,7 @@ public sealed record NothingLostResult(
         List<(int Id, string Name)> rows;
         try
         {
-            var builder = new DbContextOptionsBuilder<LibraryDbContext>();
-            database.Configure(builder);
-            await using var db = new LibraryDbContext(builder.Options);
+            await using var db = new LibraryDbContext(database.ContextOptions());
             rows = (await db.Authors.Where(a => a.Name.StartsWith(ledger.Prefix)).Select(a => new { a.Id, a.Name }).ToListAsync(cancellationToken))
                 .Select(a => (a.Id, a.Name)).ToList();
         }
@@ -105,14 +103,5 @@ public sealed record NothingLostResult(
 
         NothingLostResult Empty(string where, string error, bool skipped = false) => new(
             where, ledger.Prefix, ledger.Count, acknowledged.Count, refused.Count, unknown.Count, 0, 0, 0, 0, 0, 0, 0, [], error, skipped);
-    }
-
-    /// <summary>Removes this run's authors (the ones whose names carry its marker), so repeated runs do not grow the database.</summary>
-    public static async Task<int> DeleteRunAsync(DatabaseOptions database, string runPrefix, CancellationToken cancellationToken)
-    {
-        var builder = new DbContextOptionsBuilder<LibraryDbContext>();
-        database.Configure(builder);
-        await using var db = new LibraryDbContext(builder.Options);
-        return await db.Authors.Where(a => a.Name.StartsWith(runPrefix)).ExecuteDeleteAsync(cancellationToken);
     }
 }

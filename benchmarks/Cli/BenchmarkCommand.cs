@@ -10,7 +10,6 @@ using ProtocolBench.Lab;
 using ProtocolBench.Lab.Services;
 using ProtocolBench.Shared.Clients;
 using ProtocolBench.Shared.Domain;
-using ProtocolBench.Shared.Hosting;
 
 namespace ProtocolBench.Benchmarks.Cli;
 
@@ -52,7 +51,7 @@ public static class BenchmarkCommand
 
         var common = options.Common;
         var external = common.External is not null;
-        var pinning = Pinning.Plan(common.NoPin, external);
+        var pinning = common.Pinning;
         var (arguments, problem) = BenchmarkDotNetArguments.Parse(options, ManualConfig.CreateEmpty().AddJob(BenchConfig.SuiteJob(options.Job, pinning.ClientMask)));
         if (arguments is null)
         {
@@ -73,16 +72,10 @@ public static class BenchmarkCommand
             return ExitCodes.BadUsage;
         }
 
-        if (options.Common.External is null || options.MakeCertificate)
+        if (options.MakeCertificate)
         {
-            var made = ProjectCertificate.EnsureExists(force: options.MakeCertificate && options.ForceCertificate);
-            Console.WriteLine(made
-                ? $"Made the HTTPS certificate: {ProjectCertificate.DefaultPfxPath} (server) and {ProjectCertificate.DefaultCrtPath} (trusted by the clients)."
-                : $"HTTPS certificate: {ProjectCertificate.DefaultCrtPath}");
-            if (options.MakeCertificate)
-            {
-                return 0;
-            }
+            Console.WriteLine(ServiceSession.EnsureCertificate(options.ForceCertificate));
+            return ExitCodes.Ok;
         }
 
         var started = DateTimeOffset.Now;
@@ -92,7 +85,7 @@ public static class BenchmarkCommand
         ServiceSession session;
         try
         {
-            session = await ServiceSession.OpenAsync(common, Display.Protocols, pinning.ServerCpus, Console.WriteLine, interruption.Token);
+            session = await ServiceSession.OpenAsync(common, Display.Protocols, Console.WriteLine, interruption.Token);
         }
         catch (LaunchException e)
         {
@@ -106,7 +99,6 @@ public static class BenchmarkCommand
 
         await using (session)
         {
-            AppDomain.CurrentDomain.ProcessExit += (_, _) => session.Kill();
             // Stop the services at once: the cell running now fails fast, the ones left fail in their set-up, and the
             // reports are written from what was measured.
             using var onInterrupt = interruption.Token.Register(() => _ = session.StopAsync());

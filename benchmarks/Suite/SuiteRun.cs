@@ -26,7 +26,7 @@ public sealed class SuiteRun(ClientOptions clientOptions, DatabaseOptions? datab
     public DatabaseOptions? Database { get; } = database;
 
     /// <summary>The operations in this process on the services' database: the domain floor, and the creates' clean-up.</summary>
-    public InProcessOperations Domain => _domain ??= new InProcessOperations(Database, Catalogue.Files);
+    public InProcessOperations Domain => _domain ??= new InProcessOperations(Database);
 
     public string? Interrupted => interrupted();
 

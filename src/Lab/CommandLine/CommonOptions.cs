@@ -59,6 +59,18 @@ public sealed class CommonOptions
         Description = "Do not pin: by default, on 2+ cores, this process runs on core 0 and the services on the others (taskset)",
     };
 
+    public Option<string?> ServerCpus { get; } = new("--server-cpus")
+    {
+        Description = "taskset CPU list for the services [default: 1 on two cores, 1-(n-1) on more]",
+        HelpName = "LIST",
+    };
+
+    public Option<string?> ClientCpus { get; } = new("--client-cpus", "--driver-cpus")
+    {
+        Description = "CPU list for this process, the client that drives the calls [default: 0]",
+        HelpName = "LIST",
+    };
+
     public Option<bool> Http2 { get; } = new("--http2")
     {
         Description = "REST and GraphQL over HTTPS use h2 (ALPN) instead of HTTP/1.1, as gRPC does",
@@ -66,7 +78,7 @@ public sealed class CommonOptions
 
     public void AddTo(Command command)
     {
-        foreach (var option in new Option[] { External, TlsHost, Ports, Database, ConnectionString, Results, NoPin, Http2 })
+        foreach (var option in new Option[] { External, TlsHost, Ports, Database, ConnectionString, Results, NoPin, ServerCpus, ClientCpus, Http2 })
         {
             command.Options.Add(option);
         }
@@ -104,7 +116,9 @@ public sealed class CommonOptions
         var database = external is null || databaseGiven || connection is not null
             ? new DatabaseOptions { Provider = provider, ConnectionString = connection }
             : null;
-        return new CommonSettings(external, addresses, database, result.GetValue(Results), result.GetValue(NoPin), result.GetValue(Http2));
+        return new CommonSettings(
+            external, addresses, database, result.GetValue(Results), result.GetValue(NoPin), result.GetValue(Http2),
+            result.GetValue(ServerCpus), result.GetValue(ClientCpus));
     }
 
     /// <summary>

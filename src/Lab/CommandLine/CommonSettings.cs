@@ -10,4 +10,10 @@ public sealed record CommonSettings(
     DatabaseOptions? Database,
     string? Results,
     bool NoPin,
-    bool Http2);
+    bool Http2,
+    string? ServerCpus = null,
+    string? ClientCpus = null)
+{
+    /// <summary>Where this process and the services run (--no-pin, --server-cpus, --client-cpus).</summary>
+    public Pinning Pinning => Pinning.Plan(NoPin, External is not null, ClientCpus, ServerCpus);
+}

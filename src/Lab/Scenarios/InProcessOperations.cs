@@ -15,17 +15,16 @@ namespace ProtocolBench.Lab.Scenarios;
 public sealed class InProcessOperations : ILibraryOperations
 {
     private readonly PooledDbContextFactory<LibraryDbContext>? _contexts;
-    private readonly PayloadFiles _files;
+    private readonly PayloadFiles? _files;
 
     /// <param name="database">The services' database; null when it is not known (then the author operations throw).</param>
-    public InProcessOperations(DatabaseOptions? database, PayloadFiles files)
+    /// <param name="files">The fixture files; by default the catalogue's, read when first asked for.</param>
+    public InProcessOperations(DatabaseOptions? database, PayloadFiles? files = null)
     {
         _files = files;
         if (database is not null)
         {
-            var options = new DbContextOptionsBuilder<LibraryDbContext>();
-            database.Configure(options);
-            _contexts = new PooledDbContextFactory<LibraryDbContext>(options.Options);
+            _contexts = new PooledDbContextFactory<LibraryDbContext>(database.ContextOptions());
         }
     }
 
@@ -38,13 +37,13 @@ public sealed class InProcessOperations : ILibraryOperations
 
     public Task<AuthorDto> GetSampleAsync(CancellationToken cancellationToken = default) => Task.FromResult(PayloadOperations.Sample);
 
-    public Task<byte[]> GetTextFileAsync(CancellationToken cancellationToken = default) => Task.FromResult(_files.Text);
+    public Task<byte[]> GetTextFileAsync(CancellationToken cancellationToken = default) => Task.FromResult(Files.Text);
 
-    public Task<byte[]> GetPdfAsync(CancellationToken cancellationToken = default) => Task.FromResult(_files.Pdf);
+    public Task<byte[]> GetPdfAsync(CancellationToken cancellationToken = default) => Task.FromResult(Files.Pdf);
 
-    public Task<byte[]>? GetTextFileBinaryAsync(CancellationToken cancellationToken = default) => Task.FromResult(_files.Text);
+    public Task<byte[]>? GetTextFileBinaryAsync(CancellationToken cancellationToken = default) => Task.FromResult(Files.Text);
 
-    public Task<byte[]>? GetPdfBinaryAsync(CancellationToken cancellationToken = default) => Task.FromResult(_files.Pdf);
+    public Task<byte[]>? GetPdfBinaryAsync(CancellationToken cancellationToken = default) => Task.FromResult(Files.Pdf);
 
     public Task<IReadOnlyList<AuthorDto>> SearchAuthorsAsync(string? phrase, int? limit = null, CancellationToken cancellationToken = default) =>
         WithContext(db => db.SearchAsync(phrase, limit, cancellationToken), cancellationToken);
@@ -82,7 +81,20 @@ public sealed class InProcessOperations : ILibraryOperations
             return deleted;
         }, cancellationToken);
 
+    /// <summary>Deletes the authors whose names start with <paramref name="prefix"/> and their books: how a load run removes what it created.</summary>
+    public Task<int> DeleteAuthorsNamedAsync(string prefix, CancellationToken cancellationToken = default) =>
+        WithContext(async db =>
+        {
+            await using var transaction = await db.Database.BeginTransactionAsync(cancellationToken);
+            await db.Books.Where(b => db.Authors.Where(a => a.Name.StartsWith(prefix)).Select(a => a.Id).Contains(b.AuthorId)).ExecuteDeleteAsync(cancellationToken);
+            var deleted = await db.Authors.Where(a => a.Name.StartsWith(prefix)).ExecuteDeleteAsync(cancellationToken);
+            await transaction.CommitAsync(cancellationToken);
+            return deleted;
+        }, cancellationToken);
+
     public ValueTask DisposeAsync() => ValueTask.CompletedTask;
+
+    private PayloadFiles Files => _files ?? Catalogue.Files;
 
     private async Task<T> WithContext<T>(Func<LibraryDbContext, Task<T>> operation, CancellationToken cancellationToken)
     {

@@ -2,6 +2,7 @@ using System.Collections.Concurrent;
 using ProtocolBench.Lab.CommandLine;
 using ProtocolBench.Shared.Clients;
 using ProtocolBench.Shared.Domain.Data;
+using ProtocolBench.Shared.Hosting;
 
 namespace ProtocolBench.Lab.Services;
 
@@ -36,6 +37,11 @@ public sealed class ServiceSession : IAsyncDisposable
         {
             _ = WatchAsync(process);
         }
+
+        if (running is not null)
+        {
+            AppDomain.CurrentDomain.ProcessExit += KillOnExit;
+        }
     }
 
     public ServiceAddresses Addresses { get; }
@@ -58,24 +64,37 @@ public sealed class ServiceSession : IAsyncDisposable
 
     /// <summary>
     /// What both commands do: with --external, check that the services of <paramref name="protocols"/> answer there;
-    /// otherwise start them on the settings' ports and database, pinned to <paramref name="serverCpus"/>.
+    /// otherwise make the certificate if there is none and start them on the settings' ports and database, pinned
+    /// where the settings say.
     /// </summary>
     public static Task<ServiceSession> OpenAsync(
-        CommonSettings settings, IReadOnlyList<Protocol> protocols, string? serverCpus, Action<string> log, CancellationToken stopping) =>
-        settings.External is not null
-            ? ConnectAsync(settings.Addresses, protocols, settings.Database, log, stopping)
-            : StartAsync(
-                new LaunchOptions
-                {
-                    Addresses = settings.Addresses,
-                    Services = ServiceSpec.All.Where(s => protocols.Contains(s.Protocol)).ToList(),
-                    Provider = settings.Database!.Provider,
-                    ConnectionString = settings.Database.ConnectionString,
-                    ServerCpus = serverCpus,
-                    PromoteHotCodeAtOnce = true,
-                },
-                log,
-                stopping);
+        CommonSettings settings, IReadOnlyList<Protocol> protocols, Action<string> log, CancellationToken stopping)
+    {
+        if (settings.External is not null)
+        {
+            return ConnectAsync(settings.Addresses, protocols, settings.Database, log, stopping);
+        }
+
+        log(EnsureCertificate());
+        return StartAsync(
+            new LaunchOptions
+            {
+                Addresses = settings.Addresses,
+                Services = ServiceSpec.All.Where(s => protocols.Contains(s.Protocol)).ToList(),
+                Provider = settings.Database!.Provider,
+                ConnectionString = settings.Database.ConnectionString,
+                ServerCpus = settings.Pinning.ServerCpus,
+                PromoteHotCodeAtOnce = true,
+            },
+            log,
+            stopping);
+    }
+
+    /// <summary>Makes the project's certificate unless it exists (or again, with <paramref name="force"/>); says which.</summary>
+    public static string EnsureCertificate(bool force = false) =>
+        ProjectCertificate.EnsureExists(force: force)
+            ? $"Made the HTTPS certificate: {ProjectCertificate.DefaultPfxPath} (server) and {ProjectCertificate.DefaultCrtPath} (trusted by the clients)."
+            : $"HTTPS certificate: {ProjectCertificate.DefaultCrtPath}";
 
     /// <summary>Starts the services of <paramref name="launch"/>, each on its ports, and waits until all are healthy.</summary>
     public static async Task<ServiceSession> StartAsync(LaunchOptions launch, Action<string> log, CancellationToken stopping)
@@ -191,12 +210,15 @@ public sealed class ServiceSession : IAsyncDisposable
 
     public async ValueTask DisposeAsync()
     {
+        AppDomain.CurrentDomain.ProcessExit -= KillOnExit;
         await StopAsync();
         foreach (var alive in _alive.Values)
         {
             alive.Dispose();
         }
     }
+
+    private void KillOnExit(object? sender, EventArgs e) => Kill();
 
     private async Task WatchAsync(ServiceProcess process)
     {

@@ -68,6 +68,14 @@ public sealed class DatabaseOptions
         return $"PostgreSQL {pg.Host}:{pg.Port}/{pg.Database} (pool {pg.MaxPoolSize})";
     }
 
+    /// <summary>The context options for this database, for a context or a factory outside a service's container.</summary>
+    public DbContextOptions<LibraryDbContext> ContextOptions()
+    {
+        var builder = new DbContextOptionsBuilder<LibraryDbContext>();
+        Configure(builder);
+        return builder.Options;
+    }
+
     public void Configure(DbContextOptionsBuilder options)
     {
         if (Provider == DatabaseProvider.Sqlite)
