@@ -1,9 +1,8 @@
 using System.Globalization;
-using System.Net;
-using System.Text;
 using ProtocolBench.Benchmarks.Cli;
 using ProtocolBench.Benchmarks.Config;
 using ProtocolBench.Lab;
+using ProtocolBench.Lab.Reports;
 using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Shared.Clients;
 
@@ -207,7 +206,7 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
         return table;
     }
 
-    public Table EnvironmentTable() => new Table("", "")
+    public Table EnvironmentTable() => new Table("", "") { TextColumns = 2 }
         .Add("Machine", run.Machine.Describe())
         .Add("Operating system", run.Machine.OperatingSystem)
         .Add("Runtime", run.Machine.Runtime)
@@ -248,7 +247,7 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
         var rule = $"A winner is named when its whole 95 % interval against every other protocol of the row lies beyond " +
                    $"{Verdict.PracticalDifference:P0}: with 95 % confidence it is at least that much faster; otherwise \"no clear winner\".";
 
-        var sections = new List<(string Title, string Intro, Table? Table, string? Html)>
+        var sections = new List<(string Title, string Intro, Table? Table, string? Svg)>
         {
             ("Environment", "", EnvironmentTable(), null),
             ("Which protocol is faster",
@@ -308,93 +307,21 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
             "chunks) have a binary form.",
         };
 
-        var markdown = new StringBuilder();
-        markdown.AppendLine("# ProtocolBench results").AppendLine();
+        var report = new Report("ProtocolBench results");
         foreach (var line in new[] { headline, winnerLine, stabilityLine, verdictLine })
         {
-            markdown.AppendLine(line).AppendLine();
+            report.Lead(line);
         }
 
-        foreach (var (title, intro, table, html) in sections)
+        foreach (var (title, intro, table, svg) in sections)
         {
-            markdown.AppendLine($"## {title}").AppendLine();
-            if (intro.Length > 0)
-            {
-                markdown.AppendLine(intro).AppendLine();
-            }
-
-            if (table is not null)
-            {
-                markdown.AppendLine(table.ToMarkdown());
-            }
-            else if (html is not null)
-            {
-                markdown.AppendLine($"See [{HtmlFile}]({HtmlFile}).").AppendLine();
-            }
+            report.Section(title).Note(intro);
+            _ = table is not null ? report.Add(table) : report.Figure(svg!, $"See [{HtmlFile}]({HtmlFile}).");
         }
 
-        markdown.AppendLine("## Notes").AppendLine();
-        foreach (var note in notes)
-        {
-            markdown.AppendLine($"- {note}");
-        }
-
-        markdown.AppendLine().AppendLine("## BenchmarkDotNet reports").AppendLine();
-        foreach (var file in reportFiles)
-        {
-            markdown.AppendLine($"- [{file}]({Uri.EscapeDataString(file).Replace("%2F", "/")})");
-        }
-
-        File.WriteAllText(Path.Combine(directory, MarkdownFile), markdown.ToString());
-
-        var page = new StringBuilder();
-        page.AppendLine("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>ProtocolBench results</title>");
-        page.AppendLine("""
-            <style>
-            body { font-family: system-ui, -apple-system, sans-serif; margin: 2rem auto; max-width: 1320px; padding: 0 1rem; color: #222; }
-            h1 { margin-bottom: .2rem; } h2 { margin-top: 2.2rem; border-bottom: 1px solid #ddd; padding-bottom: .2rem; }
-            table { border-collapse: collapse; font-size: 13px; margin: .6rem 0; }
-            th, td { border: 1px solid #ddd; padding: 3px 8px; text-align: right; }
-            th { background: #f4f4f4; } td:first-child, th:first-child { text-align: left; }
-            svg { max-width: 100%; height: auto; }
-            tbody tr:nth-child(even) { background: #fafafa; } strong { color: #0b5; }
-            p.lead { font-size: 1.05rem; } .note { color: #555; font-size: 13px; }
-            </style>
-            </head>
-            <body>
-            <h1>ProtocolBench results</h1>
-            """);
-        foreach (var line in new[] { headline, winnerLine, stabilityLine, verdictLine })
-        {
-            page.AppendLine($"<p class=\"lead\">{WebUtility.HtmlEncode(line)}</p>");
-        }
-
-        foreach (var (title, intro, table, html) in sections)
-        {
-            page.AppendLine($"<h2>{WebUtility.HtmlEncode(title)}</h2>");
-            if (intro.Length > 0)
-            {
-                page.AppendLine($"<p class=\"note\">{WebUtility.HtmlEncode(intro)}</p>");
-            }
-
-            page.AppendLine(table?.ToHtml() ?? html);
-        }
-
-        page.AppendLine("<h2>Notes</h2>\n<ul class=\"note\">");
-        foreach (var note in notes)
-        {
-            page.AppendLine($"<li>{WebUtility.HtmlEncode(note)}</li>");
-        }
-
-        page.AppendLine("</ul>\n<h2>BenchmarkDotNet reports</h2>\n<ul>");
-        foreach (var file in reportFiles)
-        {
-            page.AppendLine($"<li><a href=\"{WebUtility.HtmlEncode(file)}\">{WebUtility.HtmlEncode(file)}</a></li>");
-        }
-
-        page.AppendLine("</ul>\n</body>\n</html>");
-        File.WriteAllText(Path.Combine(directory, HtmlFile), page.ToString());
-
+        report.Section("Notes").Bullets(notes, note: true);
+        report.Section("BenchmarkDotNet reports").Bullets(reportFiles.Select(file => $"[{file}]({Uri.EscapeDataString(file).Replace("%2F", "/")})"));
+        report.Write(directory, Path.GetFileNameWithoutExtension(MarkdownFile));
         return $"{winners.ToText()}\n{headline}\n{winnerLine}\n{stabilityLine}\n{verdictLine}\n";
     }
 

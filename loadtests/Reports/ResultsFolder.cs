@@ -4,16 +4,13 @@ using System.Text;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using HdrHistogram;
-using ProtocolBench.Lab.Charts;
-using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Lab;
-using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.LoadTests.Reports;
 
 /// <summary>
 /// results/loadtests-&lt;timestamp&gt;/: cells.jsonl appended and flushed as each cell ends (a crash loses at most the
-/// running cell), then summary.json, CSV, report.md, SVG charts and HdrHistogram .hgrm files at the end (also when
+/// running cell), then summary.json, CSV, report.md and report.html, SVG charts and HdrHistogram .hgrm files at the end (also when
 /// interrupted, flagged so).
 /// </summary>
 public sealed class ResultsFolder
@@ -54,7 +51,7 @@ public sealed class ResultsFolder
         if (report.Users.Count > 0)
         {
             Write("users.csv", UsersCsv(report.Users));
-            foreach (var (name, svg) in UserCharts(report.Users))
+            foreach (var (name, svg) in LoadCharts.Users(report.Users))
             {
                 Write(name, svg);
             }
@@ -67,7 +64,7 @@ public sealed class ResultsFolder
             {
                 var cells = report.Paced.Where(c => c.Scenario == scenario).ToList();
                 Write($"paced-{scenario.Name}.csv", PacedSeriesCsv(cells));
-                Write($"paced-{scenario.Name}.svg", PacedChart(scenario, cells));
+                Write($"paced-{scenario.Name}.svg", LoadCharts.Paced(scenario, cells));
             }
         }
 
@@ -84,7 +81,8 @@ public sealed class ResultsFolder
             written.Add("histograms/*.hgrm");
         }
 
-        Write("report.md", MarkdownReport.Render(report, written));
+        var charts = written.Where(name => name.EndsWith(".svg", StringComparison.Ordinal)).ToDictionary(name => name, name => System.IO.File.ReadAllText(File(name)));
+        written.AddRange(LoadReport.Build(report, written, charts).Write(Path, "report"));
         return written;
     }
 
@@ -138,47 +136,8 @@ public sealed class ResultsFolder
         return text.ToString();
     }
 
-    private static IEnumerable<(string Name, string Svg)> UserCharts(IReadOnlyList<UserCell> cells)
-    {
-        var measured = cells.Where(c => c.Measured).ToList();
-        foreach (var scenario in measured.Select(c => c.Scenario).Distinct())
-        {
-            var rows = measured.Where(c => c.Scenario == scenario).ToList();
-            var users = rows.Select(c => c.Users).Distinct().Order().ToList();
-            var combos = rows.Select(c => (c.Protocol, c.Transport)).Distinct().Order().ToList();
-            var title = scenario.Label;
-            var series = combos.Select(k => new ChartSeries(
-                Display.Of(k.Protocol, k.Transport), Display.Colour(k.Protocol), k.Transport == Transport.Https,
-                users.Select((u, i) => ((double)i, rows.FirstOrDefault(c => (c.Protocol, c.Transport) == k && c.Users == u)?.RequestsPerSecond ?? double.NaN)).ToList()))
-                .ToList();
-            yield return ($"throughput-{scenario.Name}.svg",
-                SvgChart.Lines($"Throughput by virtual users: {title}", "virtual users", "requests per second", series, users.Select(u => u.ToString(CultureInfo.InvariantCulture)).ToList()));
-
-            var top = users[^1];
-            var atTop = combos.Select(k => rows.FirstOrDefault(c => (c.Protocol, c.Transport) == k && c.Users == top)).ToList();
-            var groups = combos.Select(k => Display.Of(k.Protocol, k.Transport)).ToList();
-            yield return ($"latency-{scenario.Name}.svg", SvgChart.Bars($"Latency at {top} users: {title}", "milliseconds", groups,
-            [
-                new BarSeries("p50", "#9ecae1", atTop.Select(c => c?.Latency.P50Ms ?? double.NaN).ToList()),
-                new BarSeries("p95", "#4292c6", atTop.Select(c => c?.Latency.P95Ms ?? double.NaN).ToList()),
-                new BarSeries("p99", "#08306b", atTop.Select(c => c?.Latency.P99Ms ?? double.NaN).ToList()),
-            ]));
-            yield return ($"bytes-{scenario.Name}.svg", SvgChart.Bars($"Bytes on the wire per request at {top} users: {title}", "kilobytes per request", groups,
-            [
-                new BarSeries("received", "#74c476", atTop.Select(c => c?.KilobytesPerRequestReceived ?? double.NaN).ToList()),
-                new BarSeries("sent", "#fd8d3c", atTop.Select(c => c?.KilobytesPerRequestSent ?? double.NaN).ToList()),
-            ]));
-        }
-    }
-
-    private static string PacedChart(Scenario scenario, IReadOnlyList<PacedCell> cells)
-    {
-        var first = cells[0];
-        var series = cells.Where(c => c.Measured).Select(c => new ChartSeries(
-            $"{Display.Of(c.Protocol, c.Transport)}: median {c.MedianMs:F2} ms", Display.Colour(c.Protocol), c.Transport == Transport.Https,
-            c.Samples.Where(s => s.Outcome == OutcomeKind.Ok).Select(s => ((double)s.Index + 1, s.LatencyMs)).ToList())).ToList();
-        return SvgChart.Lines($"Paced {first.Rate:0.##}/s: {scenario.Label}", "request number", "response time (ms)", series);
-    }
+    private static string N(double value) =>
+        double.IsFinite(value) ? Math.Round(value, 4).ToString(CultureInfo.InvariantCulture) : "";
 
     private void Append<T>(string name, T item)
     {
@@ -191,8 +150,4 @@ public sealed class ResultsFolder
             stream.Flush(flushToDisk: true);
         }
     }
-
-    private static string N(double value) =>
-        double.IsFinite(value) ? Math.Round(value, 4).ToString(CultureInfo.InvariantCulture) : "";
-
 }

@@ -3,7 +3,7 @@ using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.LoadTests.Reports;
 
-/// <summary>What the load run was asked to do, as summary.json and report.md record it.</summary>
+/// <summary>What the load run was asked to do, as summary.json and the report record it.</summary>
 public sealed record Settings(
     IReadOnlyList<Protocol> Protocols,
     IReadOnlyList<Transport> Transports,

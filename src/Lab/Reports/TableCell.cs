@@ -1,4 +1,4 @@
-namespace ProtocolBench.Benchmarks.Reporting;
+namespace ProtocolBench.Lab.Reports;
 
 /// <summary>A cell of a report table; strong cells are bold (the winner of a row).</summary>
 public readonly record struct TableCell(string Text, bool Strong = false)

@@ -1,0 +1,55 @@
+using System.Globalization;
+using ProtocolBench.Lab;
+using ProtocolBench.Lab.Charts;
+using ProtocolBench.Lab.Scenarios;
+using ProtocolBench.Shared.Clients;
+
+namespace ProtocolBench.LoadTests.Reports;
+
+/// <summary>The load run's SVG charts, drawn by the chart module both commands share; the results folder writes them.</summary>
+public static class LoadCharts
+{
+    /// <summary>Per scenario: throughput by users, latency percentiles and bytes per request at the most users, one series per protocol and transport.</summary>
+    public static IEnumerable<(string Name, string Svg)> Users(IReadOnlyList<UserCell> cells)
+    {
+        var measured = cells.Where(c => c.Measured).ToList();
+        foreach (var scenario in measured.Select(c => c.Scenario).Distinct())
+        {
+            var rows = measured.Where(c => c.Scenario == scenario).ToList();
+            var users = rows.Select(c => c.Users).Distinct().Order().ToList();
+            var combos = rows.Select(c => (c.Protocol, c.Transport)).Distinct().Order().ToList();
+            var title = scenario.Label;
+            var series = combos.Select(k => new ChartSeries(
+                Display.Of(k.Protocol, k.Transport), Display.Colour(k.Protocol), k.Transport == Transport.Https,
+                users.Select((u, i) => ((double)i, rows.FirstOrDefault(c => (c.Protocol, c.Transport) == k && c.Users == u)?.RequestsPerSecond ?? double.NaN)).ToList()))
+                .ToList();
+            yield return ($"throughput-{scenario.Name}.svg",
+                SvgChart.Lines($"Throughput by virtual users: {title}", "virtual users", "requests per second", series, users.Select(u => u.ToString(CultureInfo.InvariantCulture)).ToList()));
+
+            var top = users[^1];
+            var atTop = combos.Select(k => rows.FirstOrDefault(c => (c.Protocol, c.Transport) == k && c.Users == top)).ToList();
+            var groups = combos.Select(k => Display.Of(k.Protocol, k.Transport)).ToList();
+            yield return ($"latency-{scenario.Name}.svg", SvgChart.Bars($"Latency at {top} users: {title}", "milliseconds", groups,
+            [
+                new BarSeries("p50", "#9ecae1", atTop.Select(c => c?.Latency.P50Ms ?? double.NaN).ToList()),
+                new BarSeries("p95", "#4292c6", atTop.Select(c => c?.Latency.P95Ms ?? double.NaN).ToList()),
+                new BarSeries("p99", "#08306b", atTop.Select(c => c?.Latency.P99Ms ?? double.NaN).ToList()),
+            ]));
+            yield return ($"bytes-{scenario.Name}.svg", SvgChart.Bars($"Bytes on the wire per request at {top} users: {title}", "kilobytes per request", groups,
+            [
+                new BarSeries("received", "#74c476", atTop.Select(c => c?.KilobytesPerRequestReceived ?? double.NaN).ToList()),
+                new BarSeries("sent", "#fd8d3c", atTop.Select(c => c?.KilobytesPerRequestSent ?? double.NaN).ToList()),
+            ]));
+        }
+    }
+
+    /// <summary>A paced scenario's timeline: each request's latency in order, one line per protocol and transport.</summary>
+    public static string Paced(Scenario scenario, IReadOnlyList<PacedCell> cells)
+    {
+        var first = cells[0];
+        var series = cells.Where(c => c.Measured).Select(c => new ChartSeries(
+            $"{Display.Of(c.Protocol, c.Transport)}: median {c.MedianMs:F2} ms", Display.Colour(c.Protocol), c.Transport == Transport.Https,
+            c.Samples.Where(s => s.Outcome == OutcomeKind.Ok).Select(s => ((double)s.Index + 1, s.LatencyMs)).ToList())).ToList();
+        return SvgChart.Lines($"Paced {first.Rate:0.##}/s: {scenario.Label}", "request number", "response time (ms)", series);
+    }
+}

@@ -1,0 +1,220 @@
+using System.Globalization;
+using ProtocolBench.Lab;
+using ProtocolBench.Lab.Reports;
+
+namespace ProtocolBench.LoadTests.Reports;
+
+/// <summary>
+/// report.md and report.html of a load run, through the one report writer both commands share: setup, checks, the
+/// throughput table and a table and three charts per scenario, the paced series, the papers beside ours, the driver check.
+/// </summary>
+public static class LoadReport
+{
+    public static Report Build(RunReport r, IReadOnlyList<string> files, IReadOnlyDictionary<string, string> charts)
+    {
+        var report = new Report("ProtocolBench load study");
+        report.Paragraph($"Run `{r.RunId}`, {r.Started:yyyy-MM-dd HH:mm:ss} → {r.Finished:HH:mm:ss} UTC ({r.Duration.TotalMinutes:F1} min), mode `{r.Mode}`" +
+                         (r.Settings.Quick ? " (`--quick`: a small bounded run, not a study)" : "") + ".");
+        report.Code(r.Command);
+        if (r.Interrupted)
+        {
+            report.Warning($"**Interrupted ({r.InterruptReason}): partial results.** Cells that did not finish are marked.");
+        }
+
+        foreach (var problem in r.Problems)
+        {
+            report.Warning($"**Problem:** {problem}");
+        }
+
+        report.Section("Setup").Add(Setup(r));
+        Checks(report, r);
+        if (r.Users.Any(c => c.Measured))
+        {
+            Users(report, r, charts);
+        }
+
+        if (r.Paced.Count > 0)
+        {
+            Paced(report, r, charts);
+        }
+
+        if (r.Findings.Count > 0)
+        {
+            report.Section("Compared with the papers ([method](../../docs/methodology.md#the-papers))")
+                .Paragraph("Orders and ratios are comparable, absolute numbers are not: the papers ran over a LAN with k6 or JMeter on .NET 5; " +
+                           "here driver and services share one machine over loopback. A claimed factor counts as reproduced when ours reaches two thirds of it; " +
+                           "two medians within 10% count as \"both\".")
+                .Add(Findings(r.Findings));
+        }
+
+        if (r.DriverCheck is { } check)
+        {
+            report.Section("Driver check")
+                .Paragraph($"Same endpoint, same concurrency, same pinning ({check.Machine}); scenario {check.Scenario.Label}. " +
+                           "Our driver deserializes and checks every response; wrk and h2load only read the bytes.")
+                .Add(DriverCheck(check))
+                .Bullets(check.Rows.Where(row => row.Skipped is null).Select(row =>
+                    $"{row.Tool}: `{row.ToolCommand}`; rounds (ours / theirs req/s): " +
+                    string.Join(", ", row.Rounds.Select(x => $"{x.OursPerSecond:F0} / {x.TheirsPerSecond:F0}")) + $"; {row.Rounds[^1].TheirSummary}"));
+        }
+
+        return report.Section("Files").Paragraph(string.Join(", ", files.Append("cells.jsonl").Select(f => $"`{f}`")));
+    }
+
+    /// <summary>Requests per second at the largest number of users: one row per scenario, one column per protocol and transport; bold the best of its transport.</summary>
+    public static Table Throughput(IReadOnlyList<UserCell> cells)
+    {
+        var measured = cells.Where(c => c.Measured).ToList();
+        var top = measured.Max(c => c.Users);
+        var combos = measured.Select(c => (c.Protocol, c.Transport)).Distinct().Order().ToList();
+        var table = new Table([$"requests/s at {top} users", .. combos.Select(k => Display.Of(k.Protocol, k.Transport))]);
+        foreach (var scenario in measured.Select(c => c.Scenario).Distinct())
+        {
+            var row = combos.Select(k => measured.FirstOrDefault(c => c.Scenario == scenario && c.Users == top && (c.Protocol, c.Transport) == k));
+            table.Add([scenario.Label, .. row.Select(c => c is null ? "–" : new TableCell(
+                c.RequestsPerSecond.ToString("N0", CultureInfo.InvariantCulture),
+                c.RequestsPerSecond == measured.Where(o => o.Scenario == c.Scenario && o.Users == top && o.Transport == c.Transport).Max(o => o.RequestsPerSecond)))]);
+        }
+
+        return table;
+    }
+
+    /// <summary>Every virtual-user cell, for the console.</summary>
+    public static Table UserCells(IEnumerable<UserCell> cells) =>
+        new Table("scenario", "users", "protocol", "transport", "req/s", "mean ms", "p50", "p95", "p99", "max", "MB in", "MB out", "errors") { TextColumns = 1 }
+            .AddRange(cells.Select(c => new TableCell[]
+            {
+                c.Scenario.Name, c.Users.ToString(CultureInfo.InvariantCulture), Display.Of(c.Protocol), Display.Of(c.Transport),
+                F(c.RequestsPerSecond, 0), F(c.Latency.MeanMs), F(c.Latency.P50Ms), F(c.Latency.P95Ms), F(c.Latency.P99Ms), F(c.Latency.MaxMs),
+                F(c.MegabytesReceived), F(c.MegabytesSent), c.Status == UserCell.Complete ? c.Requests.ErrorText : $"{c.Requests.ErrorText} ({c.Status})",
+            }));
+
+    public static Table PacedCells(IEnumerable<PacedCell> cells) =>
+        new Table("scenario", "protocol", "transport", "rate/s", "requests", "median ms", "mean", "p95", "min", "max", "latest start ms", "errors", "status")
+            .AddRange(cells.Select(c => new TableCell[]
+            {
+                c.Scenario.Label, Display.Of(c.Protocol), Display.Of(c.Transport), c.Rate.ToString("0.##", CultureInfo.InvariantCulture),
+                c.Requests.Issued.ToString(CultureInfo.InvariantCulture), new TableCell(F(c.MedianMs), Strong: true), F(c.MeanMs), F(c.P95Ms), F(c.MinMs),
+                F(c.MaxMs), F(c.MaxLateMs), c.Requests.ErrorText, c.Status,
+            }));
+
+    public static Table Findings(IEnumerable<Finding> findings) =>
+        new Table("paper", "finding", "ours", "verdict") { TextColumns = 4 }.AddRange(findings.Select(f => new TableCell[] { f.Paper, f.Claim, f.Ours, new(f.Verdict, Strong: true) }));
+
+    public static Table DriverCheck(DriverCheckResult check) =>
+        new Table("endpoint", "users", "connections", "tool", "tool req/s", "our req/s", "ours ÷ tool")
+            .AddRange(check.Rows.Select(row => new TableCell[]
+            {
+                row.Endpoint, row.Users.ToString(CultureInfo.InvariantCulture), row.Connections.ToString(CultureInfo.InvariantCulture), row.Tool,
+                row.Skipped is null ? F(row.Theirs, 0) : "–", row.Skipped is null ? F(row.Ours, 0) : "–",
+                row.Skipped is null ? new TableCell(row.Ratio.ToString("F2", CultureInfo.InvariantCulture), Strong: true) : row.Skipped,
+            }));
+
+    private static Table Setup(RunReport r)
+    {
+        var s = r.Settings;
+        var table = new Table("", "") { TextColumns = 2 }
+            .Add("machine", $"{r.Machine.Host.Describe()}, {r.Machine.Host.OperatingSystem}, {r.Machine.Host.Runtime}")
+            .Add("pinning", $"driver: {r.Machine.DriverCpus}; services: {r.Machine.ServerCpus}")
+            .Add("services", s.Services)
+            .Add("database", s.Database)
+            .Add("protocols", $"{string.Join(", ", s.Protocols.Select(Display.Of))} over {string.Join(", ", s.Transports.Select(t => t.ToString().ToUpperInvariant()))}; {s.HttpVersions}");
+        if (r.Users.Count > 0)
+        {
+            table.Add("virtual users", $"{string.Join(", ", s.Users)} users × {s.RequestsPerUser} requests each, back to back, no think time; scenarios {string.Join(", ", s.UserScenarios)}")
+                .Add("warm-up", $"before each cell, every user sends at least {s.WarmupPerUser} request(s) and the users at least {s.WarmupTotal} in all " +
+                                "(opening their connections, letting the service compile its code at full tier); excluded from every figure")
+                .Add("connections", $"HTTP/1.1: one per user; HTTP/2: one per {s.UsersPerHttp2Connection} users (a client, hence a connection, each)")
+                .Add("throughput", "successful requests ÷ wall time from the moment all users start to the moment the last one ends")
+                .Add("latency", "successful requests only; HdrHistogram (µs, 3 significant digits), one per user, merged with `Add`");
+        }
+
+        if (r.Paced.Count > 0)
+        {
+            table.Add("paced", $"{s.Rate:0.##} requests/s on a fixed schedule × {s.Count} per cell after {s.PacedWarmup} back-to-back warm-up requests (excluded); " +
+                               $"scenarios {string.Join(", ", s.PacedScenarios)}; each timed by Stopwatch");
+        }
+
+        return table
+            .Add("timeout", $"{s.TimeoutSeconds:0.#} s on every request (HttpClient timeout, gRPC deadline, and a cancellation backstop 1 s later)")
+            .Add("bytes", "counted at the client's sockets: plaintext on HTTP, TLS records on HTTPS; MB = 10⁶ bytes, KB = 10³")
+            .Add("responses", "every response is checked before it counts (row counts, lengths, values); a wrong one counts as failed");
+    }
+
+    private static void Checks(Report report, RunReport r)
+    {
+        report.Section("Checks");
+        var cells = r.Users.Count(c => c.Measured) + r.Paced.Count(c => c.Measured);
+        var issued = r.Users.Sum(c => c.Requests.Issued) + r.Paced.Sum(c => c.Requests.Issued);
+        var ok = r.Users.Sum(c => c.Requests.Ok) + r.Paced.Sum(c => c.Requests.Ok);
+        var checks = r.Users.Where(c => c.NothingLost is not null).Select(c => (Cell: c.Id, Result: c.NothingLost!))
+            .Concat(r.Paced.Where(c => c.NothingLost is not null).Select(c => (Cell: $"paced-{c.Scenario.Name}-{c.Protocol}-{c.Transport}".ToLowerInvariant(), Result: c.NothingLost!)))
+            .ToList();
+        report.Bullets([
+            r.TallyBalanced
+                ? $"**The tally balances** in all {cells} cells: issued = ok + failed + timed out + cancelled (warm-up included)."
+                : "**The tally does NOT balance** in: " + string.Join(", ",
+                    r.Users.Where(c => !c.Requests.Balanced || !c.Warmup.Balanced).Select(c => c.Id)
+                        .Concat(r.Paced.Where(c => !c.Requests.Balanced).Select(c => $"paced {c.Scenario.Name} {c.Protocol} {c.Transport}"))) + ".",
+            $"Requests measured: {issued:N0} issued, {ok:N0} ok, {r.Errors:N0} failed or timed out, {issued - ok - r.Errors:N0} cancelled.",
+            .. checks.Count > 0
+                ? [$"**Nothing lost** after every create cell, read directly from {checks[0].Result.Database} (warm-up requests included; " +
+                   "unknown = timed out or cancelled, may or may not be stored):"]
+                : Array.Empty<string>(),
+        ]);
+        if (checks.Count > 0)
+        {
+            report.Add(new Table("cell", "sent", "acknowledged", "refused", "unknown", "stored", "lost", "duplicated", "wrong id", "verdict")
+                .AddRange(checks.Select(x => new TableCell[]
+                {
+                    x.Cell, $"{x.Result.Sent}", $"{x.Result.Acknowledged}", $"{x.Result.Refused}", $"{x.Result.Unknown}", $"{x.Result.Stored}",
+                    $"{x.Result.Lost}", $"{x.Result.Duplicated}", $"{x.Result.WrongId}",
+                    new(x.Result.Failed ? "FAILED" : x.Result.Passed ? "ok" : "not checked", x.Result.Failed),
+                })));
+            report.Bullets(checks.SelectMany(c => c.Result.Examples).Take(10));
+        }
+
+        if (r.Cleanup is not null)
+        {
+            report.Paragraph(r.Cleanup);
+        }
+    }
+
+    private static void Users(Report report, RunReport r, IReadOnlyDictionary<string, string> charts)
+    {
+        report.Section("Virtual users").Add(Throughput(r.Users)).Note("Bold: the best of its transport.");
+        foreach (var scenario in r.Users.Select(c => c.Scenario).Distinct())
+        {
+            report.Section(scenario.Label).Add(
+                new Table("users", "protocol", "transport", "conns", "req/s", "mean ms", "p50", "p95", "p99", "max", "MB in", "MB out", "KB/req in", "KB/req out", "errors", "status")
+                    .AddRange(r.Users.Where(c => c.Scenario == scenario).Select(c => new TableCell[]
+                    {
+                        $"{c.Users}", Display.Of(c.Protocol), Display.Of(c.Transport), $"{c.Connections}", F(c.RequestsPerSecond, 0),
+                        F(c.Latency.MeanMs), F(c.Latency.P50Ms), F(c.Latency.P95Ms), F(c.Latency.P99Ms), F(c.Latency.MaxMs),
+                        F(c.MegabytesReceived), F(c.MegabytesSent), F(c.KilobytesPerRequestReceived), F(c.KilobytesPerRequestSent), c.Requests.ErrorText, c.Status,
+                    })));
+            foreach (var kind in new[] { "throughput", "latency", "bytes" })
+            {
+                if (charts.TryGetValue($"{kind}-{scenario.Name}.svg", out var svg))
+                {
+                    report.Figure(svg, $"![{kind}]({kind}-{scenario.Name}.svg)");
+                }
+            }
+        }
+    }
+
+    private static void Paced(Report report, RunReport r, IReadOnlyDictionary<string, string> charts)
+    {
+        report.Section("Paced").Add(PacedCells(r.Paced));
+        foreach (var scenario in r.Paced.Select(c => c.Scenario).Distinct())
+        {
+            if (charts.TryGetValue($"paced-{scenario.Name}.svg", out var svg))
+            {
+                report.Figure(svg, $"![paced {scenario.Name}](paced-{scenario.Name}.svg)");
+            }
+        }
+    }
+
+    public static string F(double value, int decimals = 2) =>
+        double.IsFinite(value) ? value.ToString(decimals == 0 ? "N0" : "N" + decimals, CultureInfo.InvariantCulture) : "–";
+}
