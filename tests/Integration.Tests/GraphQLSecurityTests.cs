@@ -92,7 +92,7 @@ public sealed class GraphQLSecurityTests(SqliteServices fixture)
     {
         using var http = Http(Transport.Http);
         var big = JsonSerializer.Serialize(new { query = "{ intMax }", variables = new { pad = new string('p', 2 * 1024 * 1024) } });
-        using (var response = await http.PostAsync("graphql", new StringContent(big, Encoding.UTF8, "application/json"), Token))
+        using (var response = await OversizedBody.PostAsync(fixture.Addresses.BaseUri(Protocol.GraphQL, Transport.Http), "graphql", big, Token))
         {
             Assert.Equal(HttpStatusCode.RequestEntityTooLarge, response.StatusCode);
         }

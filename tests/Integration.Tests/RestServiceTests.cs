@@ -209,11 +209,9 @@ public abstract class RestServiceTests(ServicesFixture fixture)
     [Fact]
     public async Task BodyOverOneMebibyteIsRefusedWith413()
     {
-        using var http = new HttpClient { BaseAddress = fixture.Addresses.BaseUri(Protocol.Rest, Transport.Http) };
         var before = await fixture.CountRowsAsync();
         var json = $"{{\"name\":\"{new string('a', 2 * 1024 * 1024)}\",\"country\":\"x\"}}";
-        using var content = new StringContent(json, Encoding.UTF8, "application/json");
-        using var response = await http.PostAsync("api/authors", content, Token);
+        using var response = await OversizedBody.PostAsync(fixture.Addresses.BaseUri(Protocol.Rest, Transport.Http), "api/authors", json, Token);
         Assert.Equal(HttpStatusCode.RequestEntityTooLarge, response.StatusCode);
         Assert.Equal(before, await fixture.CountRowsAsync());
         Assert.Equal(int.MaxValue, await Rest(Transport.Http).GetIntMaxAsync(Token));
