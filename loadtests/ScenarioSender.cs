@@ -13,8 +13,6 @@ public sealed class ScenarioSender(Scenario scenario, TimeSpan timeout, CreateLe
     // The client's own timeout or deadline fires first; this one also bounds reading a body that stalls.
     private readonly TimeSpan _backstop = timeout + TimeSpan.FromSeconds(1);
 
-    public Scenario Scenario => scenario;
-
     public RequestTally Tally { get; } = new();
 
     /// <summary>The longest a request can take before it is settled.</summary>

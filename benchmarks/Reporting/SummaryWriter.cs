@@ -316,7 +316,14 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
         foreach (var (title, intro, table, svg) in sections)
         {
             report.Section(title).Note(intro);
-            _ = table is not null ? report.Add(table) : report.Figure(svg!, $"See [{HtmlFile}]({HtmlFile}).");
+            if (table is not null)
+            {
+                report.Add(table);
+            }
+            else
+            {
+                report.Figure(svg!, $"See [{HtmlFile}]({HtmlFile}).");
+            }
         }
 
         report.Section("Notes").Bullets(notes, note: true);

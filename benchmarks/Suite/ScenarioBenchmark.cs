@@ -66,7 +66,7 @@ public abstract class ScenarioBenchmark
     }
 
     protected virtual Task<object> CallAsync() =>
-        Scenario.CallAsync(Operations, Scenario.Creates ? Catalogue.CreatedName : "", _created, CancellationToken.None);
+        Scenario.CallAsync(Operations, Catalogue.BenchmarkMarker(Scenario), _created, CancellationToken.None);
 
     /// <summary>Why this cell cannot be measured now (its service died, the run was interrupted), or null.</summary>
     protected abstract string? NotMeasured { get; }

@@ -66,7 +66,7 @@ public static class ServiceWarmup
                     while (times.Count < max && (times.Count < min || cell.Elapsed < time))
                     {
                         var started = Stopwatch.GetTimestamp();
-                        await scenario.CallAsync(client, scenario.Creates ? Catalogue.CreatedName : "", created, stop);
+                        await scenario.CallAsync(client, Catalogue.BenchmarkMarker(scenario), created, stop);
                         times.Add(Stopwatch.GetElapsedTime(started).TotalNanoseconds);
                     }
 

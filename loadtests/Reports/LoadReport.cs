@@ -215,6 +215,6 @@ public static class LoadReport
         }
     }
 
-    public static string F(double value, int decimals = 2) =>
+    private static string F(double value, int decimals = 2) =>
         double.IsFinite(value) ? value.ToString(decimals == 0 ? "N0" : "N" + decimals, CultureInfo.InvariantCulture) : "–";
 }

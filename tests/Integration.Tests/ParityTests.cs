@@ -30,7 +30,7 @@ public sealed class ParityTests(SqliteServices fixture)
         await using var local = new InProcessOperations(fixture.Database, Catalogue.Files);
         foreach (var scenario in Catalogue.All.Where(s => s.HasRequest))
         {
-            var marker = scenario.Creates ? Catalogue.CreatedName : "";
+            var marker = Catalogue.BenchmarkMarker(scenario);
             var result = await scenario.CallAsync(local, marker, null, Token);
             if (scenario.Verify is { } verify)
             {

@@ -169,6 +169,9 @@ public static class Catalogue
     public static Scenario? Find(string name) =>
         All.FirstOrDefault(s => s.Name.Equals(name, StringComparison.OrdinalIgnoreCase) || s.Bolanowski == name.ToUpperInvariant());
 
+    /// <summary>What one call of the benchmark command writes: <see cref="CreatedName"/> for a create, nothing for a read.</summary>
+    public static string BenchmarkMarker(Scenario scenario) => scenario.Creates ? CreatedName : "";
+
     /// <summary>A scenario the code names (defaults, paper claims); an unknown name is a bug.</summary>
     public static Scenario Named(string name) => Find(name) ?? throw new ArgumentException($"No scenario is named '{name}'.", nameof(name));
 
