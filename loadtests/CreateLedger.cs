@@ -11,7 +11,7 @@ public sealed class CreateLedger(string prefix)
 {
     private readonly ConcurrentDictionary<string, (OutcomeKind Kind, bool Definite, int Id)> _entries = new();
 
-    /// <summary>Every marker of this ledger starts with it: lt-{run}-{cell}-.</summary>
+    /// <summary>Every marker of this ledger starts with it: the run's prefix (<see cref="CreatedAuthors"/>) and the cell's.</summary>
     public string Prefix { get; } = prefix;
 
     public IEnumerable<KeyValuePair<string, int>> Acknowledged =>

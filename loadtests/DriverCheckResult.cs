@@ -3,4 +3,4 @@ using ProtocolBench.Lab.Scenarios;
 namespace ProtocolBench.LoadTests;
 
 /// <summary>Our driver against wrk and h2load on one scenario: one row per endpoint.</summary>
-public sealed record DriverCheckResult(Scenario Scenario, string Machine, IReadOnlyList<DriverComparison> Rows);
+public sealed record DriverCheckResult(Scenario Scenario, string Pinning, IReadOnlyList<DriverComparison> Rows);

@@ -15,6 +15,9 @@ namespace ProtocolBench.LoadTests;
 /// </summary>
 public static class LoadTestRun
 {
+    /// <summary>Names the authors this command's creates write (<see cref="CreatedAuthors"/>).</summary>
+    private const string Command = "load";
+
     public static async Task<int> MainAsync(string[] args)
     {
         var (options, parseExit) = LoadTestOptions.Parse(args);
@@ -31,16 +34,16 @@ public static class LoadTestRun
 
         using var interruption = new Interruption();
         var started = DateTimeOffset.UtcNow;
-        var runId = $"{started:yyMMddHHmmss}-{Random.Shared.Next(0x10000):x4}";
+        var runId = RunDescription.NewId(started);
+        var created = new CreatedAuthors(Command, runId);
         var common = options.Common;
         var pinning = common.Pinning;
-        var driverPinning = pinning.PinClient();
-        var serverPinning = common.External is not null ? "external (not pinned by this run)"
-            : pinning.ServerCpus is null ? "not pinned" : $"CPU {pinning.ServerCpus} (taskset)";
-        var machine = new Machine(MachineInfo.Current(), driverPinning, serverPinning);
+        var pinned = pinning.Apply();
+        var machine = MachineInfo.Current();
         var results = new ResultsFolder(common.Results, started);
         AnsiConsole.MarkupLine($"[bold]ProtocolBench load tests[/] · {options.Mode.ToString().ToLowerInvariant()}{(options.Quick ? " --quick" : "")} · run {runId}");
-        AnsiConsole.MarkupLine($"[grey]{Markup.Escape(machine.Summary)}[/]");
+        AnsiConsole.MarkupLine($"[grey]{Markup.Escape($"{machine.Describe()}, {machine.OperatingSystem}, {machine.Runtime}")}[/]");
+        AnsiConsole.MarkupLine($"[grey]Pinning: {Markup.Escape(pinned)}[/]");
         AnsiConsole.MarkupLine($"[grey]results: {Markup.Escape(results.Path)}[/]");
 
         var problems = new List<string>();
@@ -54,8 +57,8 @@ public static class LoadTestRun
         {
             services = await StartServicesAsync(options, interruption.Token);
             pool = new ClientPool(ClientOptionsFor(options, services.Addresses), options);
-            users = new VirtualUserStudy(options, pool, services, results, runId);
-            paced = new PacedStudy(options, pool, services, results, runId);
+            users = new VirtualUserStudy(options, pool, services, results, created);
+            paced = new PacedStudy(options, pool, services, results, created);
             var check = new DriverCheck(options, pool, services, results, pinning.ClientCpus);
             var total = options.Mode == Mode.DriverCheck
                 ? check.PlannedSteps
@@ -120,11 +123,25 @@ public static class LoadTestRun
 
         var userCells = users?.Cells ?? [];
         var pacedCells = paced?.Cells ?? [];
-        var cleanup = await CleanUpAsync(options, services, runId, userCells, pacedCells);
+        var cleanup = await CleanUpAsync(options, services, created, userCells, pacedCells);
+        var run = new RunDescription
+        {
+            Id = runId,
+            CommandLine = "dotnet run -c Release --project loadtests" + (args.Length > 0 ? " -- " + string.Join(' ', args.Select(Quote)) : ""),
+            Started = started,
+            Finished = DateTimeOffset.UtcNow,
+            Interrupted = interruption.Reason,
+            Machine = machine,
+            Pinning = pinned,
+            Services = services?.Description ?? "not started",
+            Database = services?.Database?.Describe() ?? (common.External is null ? "not started" : "unknown (external services)"),
+            HttpVersions = common.Http2
+                ? "REST and GraphQL over HTTP/1.1 on HTTP and HTTP/2 on HTTPS (--http2); gRPC over HTTP/2 (h2c, h2)"
+                : "REST and GraphQL over HTTP/1.1 (also on HTTPS, as the paper); gRPC over HTTP/2 (h2c on HTTP, h2 on HTTPS)",
+        };
         var report = new RunReport(
-            runId, started, DateTimeOffset.UtcNow, "dotnet run -c Release --project loadtests -- " + string.Join(' ', args.Select(Quote)),
-            options.Mode.ToString().ToLowerInvariant(), interruption.Requested, interruption.Reason, problems, machine,
-            SettingsFor(options, services), userCells, pacedCells, PaperFindings.Compare(userCells, pacedCells), driverCheck, cleanup);
+            run, options.Mode.ToString().ToLowerInvariant(), problems, SettingsFor(options), userCells, pacedCells,
+            PaperFindings.Compare(userCells, pacedCells), driverCheck, cleanup);
         results.WriteAll(report, users?.Histograms ?? new Dictionary<string, LongHistogram>());
         ConsoleReport.Write(report, results.Path);
 
@@ -181,41 +198,35 @@ public static class LoadTestRun
         HttpsUsesHttp2ForRestAndGraphQL = options.Common.Http2,
     };
 
-    private static Settings SettingsFor(LoadTestOptions o, ServiceSession? services) => new(
+    private static Settings SettingsFor(LoadTestOptions o) => new(
         o.Protocols, o.Transports, o.Users, o.Requests, o.WarmupPerUser, o.WarmupTotal, o.UserScenarios, o.PacedScenarios, o.Rate, o.Count, o.PacedWarmup,
-        o.Timeout.TotalSeconds, o.UsersPerHttp2Connection,
-        o.Http2ForRestAndGraphQL
-            ? "REST and GraphQL over HTTP/1.1 on HTTP and HTTP/2 on HTTPS; gRPC over HTTP/2 (h2c, h2)"
-            : "REST and GraphQL over HTTP/1.1 (also on HTTPS, as the paper); gRPC over HTTP/2 (h2c on HTTP, h2 on HTTPS)",
-        services?.Database?.Describe() ?? (o.Common.External is null ? "not started" : "unknown (external services)"),
-        services?.Description ?? "not started",
-        o.Quick);
+        o.Timeout.TotalSeconds, o.UsersPerHttp2Connection, o.Quick);
 
     /// <summary>Deletes the authors this run created, after they were checked, so the database does not grow run after run.</summary>
     private static async Task<string?> CleanUpAsync(
-        LoadTestOptions options, ServiceSession? services, string runId, IReadOnlyList<UserCell> users, IReadOnlyList<PacedCell> paced)
+        LoadTestOptions options, ServiceSession? services, CreatedAuthors created, IReadOnlyList<UserCell> users, IReadOnlyList<PacedCell> paced)
     {
-        var created = users.Any(c => c.NothingLost is not null) || paced.Any(c => c.NothingLost is not null);
-        if (!created || services?.Database is not { } database)
+        var wrote = users.Any(c => c.NothingLost is not null) || paced.Any(c => c.NothingLost is not null);
+        if (!wrote || services?.Database is not { } database)
         {
             return null;
         }
 
         if (options.KeepCreated)
         {
-            return $"The created authors were kept (--keep-created): names starting lt-{runId}-.";
+            return $"The created authors were kept (--keep-created): names starting {created.Prefix}.";
         }
 
         try
         {
             using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(60));
             await using var domain = new InProcessOperations(database);
-            var deleted = await domain.DeleteAuthorsNamedAsync($"lt-{runId}-", timeout.Token);
-            return $"Afterwards the {deleted} authors of this run (lt-{runId}-*) were deleted from the database.";
+            var deleted = await CreatedAuthors.DeleteAsync(domain, created.Prefix, timeout.Token);
+            return $"Afterwards the {deleted} authors of this run ({created.Prefix}*) were deleted from the database.";
         }
         catch (Exception e)
         {
-            return $"Deleting this run's authors (lt-{runId}-*) failed: {e.Message}";
+            return $"Deleting this run's authors ({created.Prefix}*) failed: {e.Message}";
         }
     }
 

@@ -12,7 +12,7 @@ namespace ProtocolBench.LoadTests;
 /// Bolanowski's study: one request every 1/rate seconds on a fixed schedule (the next one does not wait for a slow
 /// answer, so a stall shows as latency instead of hiding as a gap), each timed by Stopwatch, one series per cell.
 /// </summary>
-public sealed class PacedStudy(LoadTestOptions options, ClientPool pool, ServiceSession services, ResultsFolder results, string runId)
+public sealed class PacedStudy(LoadTestOptions options, ClientPool pool, ServiceSession services, ResultsFolder results, CreatedAuthors created)
 {
     public List<PacedCell> Cells { get; } = [];
 
@@ -61,7 +61,7 @@ public sealed class PacedStudy(LoadTestOptions options, ClientPool pool, Service
             return Empty(scenario, protocol, transport, $"skipped: {e.Message}");
         }
 
-        var ledger = scenario.Creates ? new CreateLedger($"lt-{runId}-paced-{protocol}-{transport}-".ToLowerInvariant()) : null;
+        var ledger = scenario.Creates ? new CreateLedger(created.Name($"paced-{protocol}-{transport}-".ToLowerInvariant())) : null;
         var label = $"paced {scenario.Name} · {Display.Of(protocol)} {transport.ToString().ToUpperInvariant()} · {options.Rate:0.##}/s";
 
         var warmup = new UserLoad(new ScenarioSender(scenario, options.Timeout, ledger, "w"), [client], 1, options.PacedWarmup);

@@ -12,7 +12,7 @@ namespace ProtocolBench.LoadTests;
 /// Śliwa &amp; Pańczyk's study: for each scenario, each number of users, each protocol and transport (in that order,
 /// so drift over the run touches every protocol alike), users × requests back to back after an excluded warm-up.
 /// </summary>
-public sealed class VirtualUserStudy(LoadTestOptions options, ClientPool pool, ServiceSession services, ResultsFolder results, string runId)
+public sealed class VirtualUserStudy(LoadTestOptions options, ClientPool pool, ServiceSession services, ResultsFolder results, CreatedAuthors created)
 {
     public List<UserCell> Cells { get; } = [];
 
@@ -67,7 +67,7 @@ public sealed class VirtualUserStudy(LoadTestOptions options, ClientPool pool, S
     {
         using var cellStop = CancellationTokenSource.CreateLinkedTokenSource(stop, services.Alive(protocol));
         var id = $"{scenario.Name}-{protocol}-{transport}-u{users}".ToLowerInvariant();
-        var ledger = scenario.Creates ? new CreateLedger($"lt-{runId}-{protocol}-{transport}-u{users}-".ToLowerInvariant()) : null;
+        var ledger = scenario.Creates ? new CreateLedger(created.Name($"{protocol}-{transport}-u{users}-".ToLowerInvariant())) : null;
         var label = $"{scenario.Name} · {Display.Of(protocol)} {transport.ToString().ToUpperInvariant()} · {users} users";
 
         IReadOnlyList<IProtocolClient> clients;

@@ -7,6 +7,7 @@ using ProtocolBench.Benchmarks.Config;
 using ProtocolBench.Benchmarks.Reporting;
 using ProtocolBench.Benchmarks.Suite;
 using ProtocolBench.Lab;
+using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Lab.Services;
 using ProtocolBench.Shared.Clients;
 using ProtocolBench.Shared.Domain;
@@ -102,6 +103,7 @@ public static class BenchmarkCommand
             // Stop the services at once: the cell running now fails fast, the ones left fail in their set-up, and the
             // reports are written from what was measured.
             using var onInterrupt = interruption.Token.Register(() => _ = session.StopAsync());
+            var runId = RunDescription.NewId(started);
             var suite = new SuiteRun(
                 new ClientOptions
                 {
@@ -110,17 +112,17 @@ public static class BenchmarkCommand
                     HttpsUsesHttp2ForRestAndGraphQL = common.Http2,
                 },
                 session.Database,
+                new CreatedAuthors(SuiteRun.Command, runId),
                 () => interruption.Requested ? $"the run was interrupted ({interruption.Reason})" : null,
                 session.Problem);
             SuiteRun.Current = suite;
-            var client = pinning.PinClient();
-
-            var run = new RunInfo
+            var run = new BenchmarkRun
             {
+                Id = runId,
                 Job = BenchConfig.Describe(options.Job),
                 Database = session.Database?.Describe() ?? "whatever the external services use",
                 Services = session.Description,
-                Pinning = client.StartsWith("not pinned", StringComparison.Ordinal) ? $"{pinning.Describe()}; client {client}" : pinning.Describe(),
+                Pinning = pinning.Apply(),
                 HttpVersions = common.Http2
                     ? "REST and GraphQL: HTTP/1.1 over HTTP, h2 over HTTPS (--http2); gRPC: h2c over HTTP, h2 over HTTPS; one reused connection per client"
                     : "REST and GraphQL: HTTP/1.1 on both transports; gRPC: h2c (prior knowledge) over HTTP, h2 over HTTPS; one reused connection per client",
@@ -151,7 +153,7 @@ public static class BenchmarkCommand
     public static string RoundFolder(int round) => $"round-{round}";
 
     /// <summary>Writes summary.json, summary.md and summary.html, prints the digest and the report files, and checks the run.</summary>
-    private static int Report(MeasuredRounds measured, BenchOptions options, RunInfo run, string results, ServiceSession session)
+    private static int Report(MeasuredRounds measured, BenchOptions options, BenchmarkRun run, string results, ServiceSession session)
     {
         var checks = new RunChecks(session);
         var reportFiles = new List<string>();

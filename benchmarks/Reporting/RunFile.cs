@@ -1,5 +1,6 @@
 using System.Text.Json;
 using System.Text.Json.Serialization;
+using ProtocolBench.Lab;
 
 namespace ProtocolBench.Benchmarks.Reporting;
 
@@ -8,7 +9,7 @@ namespace ProtocolBench.Benchmarks.Reporting;
 /// verdict with the same code as the report.
 /// </summary>
 /// <param name="DomainFloors">Absent in the files of versions before the domain floor.</param>
-public sealed record RunFile(RunInfo Run, IReadOnlyList<CellResult> Cells, IReadOnlyList<DomainFloorResult>? DomainFloors)
+public sealed record RunFile(BenchmarkRun Run, IReadOnlyList<CellResult> Cells, IReadOnlyList<DomainFloorResult>? DomainFloors)
 {
     public const string FileName = "summary.json";
 
@@ -16,14 +17,7 @@ public sealed record RunFile(RunInfo Run, IReadOnlyList<CellResult> Cells, IRead
     [JsonIgnore]
     public ResultSet Results => new(Cells, DomainFloors ?? []);
 
-    private static readonly JsonSerializerOptions Options = new()
-    {
-        WriteIndented = true,
-        Converters = { new JsonStringEnumConverter() },
-        NumberHandling = JsonNumberHandling.AllowNamedFloatingPointLiterals,
-    };
-
-    public void Save(string directory) => File.WriteAllText(Path.Combine(directory, FileName), JsonSerializer.Serialize(this, Options));
+    public void Save(string directory) => File.WriteAllText(Path.Combine(directory, FileName), JsonSerializer.Serialize(this, ResultsJson.Options));
 
     /// <summary>Reads a run from its results folder (or the summary.json itself).</summary>
     public static RunFile Load(string path)
@@ -36,7 +30,7 @@ public sealed record RunFile(RunInfo Run, IReadOnlyList<CellResult> Cells, IRead
 
         try
         {
-            return JsonSerializer.Deserialize<RunFile>(File.ReadAllText(file), Options)
+            return JsonSerializer.Deserialize<RunFile>(File.ReadAllText(file), ResultsJson.Options)
                    ?? throw new InvalidDataException($"{file} is empty.");
         }
         catch (JsonException e)

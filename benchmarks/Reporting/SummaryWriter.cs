@@ -9,7 +9,7 @@ using ProtocolBench.Shared.Clients;
 namespace ProtocolBench.Benchmarks.Reporting;
 
 /// <summary>The ProtocolBench summary: summary.md and a self-contained summary.html, from the same tables.</summary>
-public sealed class SummaryWriter(ResultSet results, RunInfo run)
+public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
 {
     public const string MarkdownFile = "summary.md";
     public const string HtmlFile = "summary.html";
@@ -206,21 +206,11 @@ public sealed class SummaryWriter(ResultSet results, RunInfo run)
         return table;
     }
 
-    public Table EnvironmentTable() => new Table("", "") { TextColumns = 2 }
-        .Add("Machine", run.Machine.Describe())
-        .Add("Operating system", run.Machine.OperatingSystem)
-        .Add("Runtime", run.Machine.Runtime)
-        .Add("BenchmarkDotNet", $"{run.BenchmarkDotNet}, in-process toolchain (client), services as separate processes")
-        .Add("Services", run.Services)
-        .Add("Database", run.Database)
-        .Add("Pinning", run.Pinning)
-        .Add("HTTP versions", run.HttpVersions)
-        .Add("Job", run.Job)
-        .Add("Rounds", $"{results.Rounds} measured of {run.Rounds} planned; cells in a shuffled order each round (seed {run.Seed}: --seed {run.Seed} repeats it)")
-        .Add("Service restarts", run.Restarts)
-        .Add("Command", run.CommandLine)
-        .Add("Started", run.Started.ToString("yyyy-MM-dd HH:mm:ss zzz", Invariant))
-        .Add("Duration", Format.Duration(run.Finished - run.Started));
+    public Table EnvironmentTable() => run.Setup(
+        ("BenchmarkDotNet", $"{run.BenchmarkDotNet}, in-process toolchain (client), services as separate processes"),
+        ("Job", run.Job),
+        ("Rounds", $"{results.Rounds} measured of {run.Rounds} planned; cells in a shuffled order each round (seed {run.Seed}: --seed {run.Seed} repeats it)"),
+        ("Service restarts", run.Restarts));
 
     /// <summary>Writes both files; returns the console digest.</summary>
     public string Write(string directory, IReadOnlyList<string> reportFiles)

@@ -11,8 +11,6 @@ namespace ProtocolBench.Benchmarks.Suite;
 /// </summary>
 public abstract class ScenarioBenchmark
 {
-    private readonly List<int> _created = [];
-
     [ParamsSource(nameof(Scenarios))]
     public Scenario Scenario { get; set; } = null!;
 
@@ -25,7 +23,7 @@ public abstract class ScenarioBenchmark
     /// <summary>Names the cell for the once-per-cell verification.</summary>
     protected abstract string CellName { get; }
 
-    /// <summary>The scenario's one call (<see cref="Scenario.CallAsync"/>): request, created id recorded, response checked.</summary>
+    /// <summary>The scenario's one call (<see cref="Scenario.CallAsync"/>): request and response checked; what it creates is deleted by its name.</summary>
     [Benchmark]
     public Task<object> Call() => CallAsync();
 
@@ -40,8 +38,7 @@ public abstract class ScenarioBenchmark
         await ConnectAsync();
         if (Scenario.Creates)
         {
-            // Leftovers of an interrupted run.
-            await DeleteAsync((await Operations.SearchAuthorsAsync(Catalogue.CreatedName, 5000)).Select(a => a.Id).ToList());
+            await Run.DeleteLeftoversAsync(Operations);
         }
 
         await PrepareAsync();
@@ -56,8 +53,10 @@ public abstract class ScenarioBenchmark
     {
         try
         {
-            await DeleteAsync(_created);
-            _created.Clear();
+            if (Scenario.Creates)
+            {
+                await Run.DeleteCreatedAsync(Operations);
+            }
         }
         finally
         {
@@ -66,7 +65,7 @@ public abstract class ScenarioBenchmark
     }
 
     protected virtual Task<object> CallAsync() =>
-        Scenario.CallAsync(Operations, Catalogue.BenchmarkMarker(Scenario), _created, CancellationToken.None);
+        Scenario.CallAsync(Operations, Run.Marker(Scenario), CancellationToken.None);
 
     /// <summary>Why this cell cannot be measured now (its service died, the run was interrupted), or null.</summary>
     protected abstract string? NotMeasured { get; }
@@ -81,6 +80,4 @@ public abstract class ScenarioBenchmark
 
     /// <summary>Full comparison of the response (hashes, every element), once per cell.</summary>
     protected virtual Task VerifyAsync() => Scenario.Verify?.Invoke(Operations, CancellationToken.None) ?? Task.CompletedTask;
-
-    private Task DeleteAsync(IReadOnlyList<int> ids) => Run.DeleteCreatedAsync(Operations, ids);
 }

@@ -1,7 +1,6 @@
 using System.Diagnostics;
 using BenchmarkDotNet.Running;
 using ProtocolBench.Lab;
-using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Benchmarks.Suite;
@@ -58,7 +57,6 @@ public static class ServiceWarmup
             {
                 var scenario = Cell.ScenarioOf(benchmarkCase);
                 var (time, min, max) = budget;
-                var created = new List<int>();
                 var times = new List<double>();
                 try
                 {
@@ -66,7 +64,7 @@ public static class ServiceWarmup
                     while (times.Count < max && (times.Count < min || cell.Elapsed < time))
                     {
                         var started = Stopwatch.GetTimestamp();
-                        await scenario.CallAsync(client, Catalogue.BenchmarkMarker(scenario), created, stop);
+                        await scenario.CallAsync(client, suite.Marker(scenario), stop);
                         times.Add(Stopwatch.GetElapsedTime(started).TotalNanoseconds);
                     }
 
@@ -79,7 +77,10 @@ public static class ServiceWarmup
 
                 try
                 {
-                    await suite.DeleteCreatedAsync(client, created);
+                    if (scenario.Creates)
+                    {
+                        await suite.DeleteCreatedAsync(client);
+                    }
                 }
                 catch (Exception e)
                 {

@@ -10,15 +10,19 @@ namespace ProtocolBench.Benchmarks.Suite;
 /// creates the class instances itself, so this one object is reached through <see cref="Current"/>: the suite runs
 /// in-process (see BenchConfig), in this very process.
 /// </summary>
+/// <param name="created">How this run names the authors its creates write.</param>
 /// <param name="interrupted">Why the run is stopping (Ctrl+C, SIGTERM), or null.</param>
 /// <param name="serviceProblem">Why the service of a protocol cannot be measured (it died), or null.</param>
-public sealed class SuiteRun(ClientOptions clientOptions, DatabaseOptions? database, Func<string?> interrupted, Func<Protocol, string?> serviceProblem)
+public sealed class SuiteRun(
+    ClientOptions clientOptions, DatabaseOptions? database, CreatedAuthors created, Func<string?> interrupted, Func<Protocol, string?> serviceProblem)
 {
+    public const string Command = "bench";
+
     private readonly ConcurrentDictionary<string, bool> _verified = new();
     private InProcessOperations? _domain;
 
     public static SuiteRun Current { get; set; } =
-        new(new ClientOptions(), null, () => "the suite runs only from the benchmark command", _ => null);
+        new(new ClientOptions(), null, new CreatedAuthors(Command, "none"), () => "the suite runs only from the benchmark command", _ => null);
 
     public ClientOptions ClientOptions { get; } = clientOptions;
 
@@ -38,23 +42,12 @@ public sealed class SuiteRun(ClientOptions clientOptions, DatabaseOptions? datab
     /// <summary>The full verification of a cell runs once per run, not once per round.</summary>
     public bool FirstVerification(string cell) => _verified.TryAdd(cell, true);
 
-    /// <summary>
-    /// Deletes what creates wrote: in one statement when the database is known, otherwise through the protocol's client
-    /// four at a time (--external alone), so that clean-up is never the longest phase of a cell.
-    /// </summary>
-    public async Task DeleteCreatedAsync(ILibraryOperations client, IReadOnlyList<int> ids)
-    {
-        if (ids.Count == 0)
-        {
-            return;
-        }
+    /// <summary>What one call of a scenario writes: the same name for every create of the run (the same bytes on every call), nothing for a read.</summary>
+    public string Marker(Scenario scenario) => scenario.Creates ? created.Name("create") : "";
 
-        if (Database is not null)
-        {
-            await Domain.DeleteAuthorsAsync(ids);
-            return;
-        }
+    /// <summary>Deletes what this run's creates wrote, in one statement when the database is known (see <see cref="CreatedAuthors.DeleteAsync"/>).</summary>
+    public Task DeleteCreatedAsync(ILibraryOperations client) => CreatedAuthors.DeleteAsync(Database is null ? client : Domain, created.Prefix);
 
-        await Parallel.ForEachAsync(ids, new ParallelOptions { MaxDegreeOfParallelism = 4 }, async (id, ct) => await client.DeleteAuthorAsync(id, ct));
-    }
+    /// <summary>Deletes what earlier runs of this command left when they were interrupted before their clean-up.</summary>
+    public Task DeleteLeftoversAsync(ILibraryOperations client) => CreatedAuthors.DeleteAsync(Database is null ? client : Domain, CreatedAuthors.CommandPrefix(Command));
 }

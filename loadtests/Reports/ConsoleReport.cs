@@ -40,12 +40,12 @@ public static class ConsoleReport
             AnsiConsole.MarkupLine($"[red]{Markup.Escape(problem)}[/]");
         }
 
-        if (r.Interrupted)
+        if (r.Run.Interrupted is { } why)
         {
-            AnsiConsole.MarkupLine($"[yellow]Interrupted ({Markup.Escape(r.InterruptReason ?? "")}): partial results.[/]");
+            AnsiConsole.MarkupLine($"[yellow]Interrupted ({Markup.Escape(why)}): partial results.[/]");
         }
 
-        AnsiConsole.MarkupLine($"Results: [link]{Markup.Escape(folder)}[/] (report.html, report.md, summary.json, CSV, SVG) after {r.Duration.TotalMinutes:F1} min");
+        AnsiConsole.MarkupLine($"Results: [link]{Markup.Escape(folder)}[/] (report.html, report.md, summary.json, CSV, SVG) after {r.Run.Duration.TotalMinutes:F1} min");
     }
 
     /// <summary>The same tables as the report, as aligned text: one way to show a table on the console in both commands.</summary>

@@ -13,12 +13,11 @@ public static class LoadReport
     public static Report Build(RunReport r, IReadOnlyList<string> files, IReadOnlyDictionary<string, string> charts)
     {
         var report = new Report("ProtocolBench load study");
-        report.Paragraph($"Run `{r.RunId}`, {r.Started:yyyy-MM-dd HH:mm:ss} → {r.Finished:HH:mm:ss} UTC ({r.Duration.TotalMinutes:F1} min), mode `{r.Mode}`" +
+        report.Paragraph($"Run `{r.Run.Id}`, {r.Run.Started:yyyy-MM-dd HH:mm:ss} → {r.Run.Finished:HH:mm:ss} UTC ({r.Run.Duration.TotalMinutes:F1} min), mode `{r.Mode}`" +
                          (r.Settings.Quick ? " (`--quick`: a small bounded run, not a study)" : "") + ".");
-        report.Code(r.Command);
-        if (r.Interrupted)
+        if (r.Run.Interrupted is { } why)
         {
-            report.Warning($"**Interrupted ({r.InterruptReason}): partial results.** Cells that did not finish are marked.");
+            report.Warning($"**Interrupted ({why}): partial results.** Cells that did not finish are marked.");
         }
 
         foreach (var problem in r.Problems)
@@ -50,7 +49,7 @@ public static class LoadReport
         if (r.DriverCheck is { } check)
         {
             report.Section("Driver check")
-                .Paragraph($"Same endpoint, same concurrency, same pinning ({check.Machine}); scenario {check.Scenario.Label}. " +
+                .Paragraph($"Same endpoint, same concurrency, same pinning ({check.Pinning}); scenario {check.Scenario.Label}. " +
                            "Our driver deserializes and checks every response; wrk and h2load only read the bytes.")
                 .Add(DriverCheck(check))
                 .Bullets(check.Rows.Where(row => row.Skipped is null).Select(row =>
@@ -113,32 +112,34 @@ public static class LoadReport
     private static Table Setup(RunReport r)
     {
         var s = r.Settings;
-        var table = new Table("", "") { TextColumns = 2 }
-            .Add("machine", $"{r.Machine.Host.Describe()}, {r.Machine.Host.OperatingSystem}, {r.Machine.Host.Runtime}")
-            .Add("pinning", $"driver: {r.Machine.DriverCpus}; services: {r.Machine.ServerCpus}")
-            .Add("services", s.Services)
-            .Add("database", s.Database)
-            .Add("protocols", $"{string.Join(", ", s.Protocols.Select(Display.Of))} over {string.Join(", ", s.Transports.Select(t => t.ToString().ToUpperInvariant()))}; {s.HttpVersions}");
+        var rows = new List<(string, string)>
+        {
+            ("Protocols", $"{string.Join(", ", s.Protocols.Select(Display.Of))} over {string.Join(", ", s.Transports.Select(t => t.ToString().ToUpperInvariant()))}"),
+        };
         if (r.Users.Count > 0)
         {
-            table.Add("virtual users", $"{string.Join(", ", s.Users)} users × {s.RequestsPerUser} requests each, back to back, no think time; scenarios {string.Join(", ", s.UserScenarios)}")
-                .Add("warm-up", $"before each cell, every user sends at least {s.WarmupPerUser} request(s) and the users at least {s.WarmupTotal} in all " +
-                                "(opening their connections, letting the service compile its code at full tier); excluded from every figure")
-                .Add("connections", $"HTTP/1.1: one per user; HTTP/2: one per {s.UsersPerHttp2Connection} users (a client, hence a connection, each)")
-                .Add("throughput", "successful requests ÷ wall time from the moment all users start to the moment the last one ends")
-                .Add("latency", "successful requests only; HdrHistogram (µs, 3 significant digits), one per user, merged with `Add`");
+            rows.AddRange([
+                ("Virtual users", $"{string.Join(", ", s.Users)} users × {s.RequestsPerUser} requests each, back to back, no think time; scenarios {string.Join(", ", s.UserScenarios)}"),
+                ("Warm-up", $"before each cell, every user sends at least {s.WarmupPerUser} request(s) and the users at least {s.WarmupTotal} in all " +
+                            "(opening their connections, letting the service compile its code at full tier); excluded from every figure"),
+                ("Connections", $"HTTP/1.1: one per user; HTTP/2: one per {s.UsersPerHttp2Connection} users (a client, hence a connection, each)"),
+                ("Throughput", "successful requests ÷ wall time from the moment all users start to the moment the last one ends"),
+                ("Latency", "successful requests only; HdrHistogram (µs, 3 significant digits), one per user, merged with `Add`"),
+            ]);
         }
 
         if (r.Paced.Count > 0)
         {
-            table.Add("paced", $"{s.Rate:0.##} requests/s on a fixed schedule × {s.Count} per cell after {s.PacedWarmup} back-to-back warm-up requests (excluded); " +
-                               $"scenarios {string.Join(", ", s.PacedScenarios)}; each timed by Stopwatch");
+            rows.Add(("Paced", $"{s.Rate:0.##} requests/s on a fixed schedule × {s.Count} per cell after {s.PacedWarmup} back-to-back warm-up requests (excluded); " +
+                               $"scenarios {string.Join(", ", s.PacedScenarios)}; each timed by Stopwatch"));
         }
 
-        return table
-            .Add("timeout", $"{s.TimeoutSeconds:0.#} s on every request (HttpClient timeout, gRPC deadline, and a cancellation backstop 1 s later)")
-            .Add("bytes", "counted at the client's sockets: plaintext on HTTP, TLS records on HTTPS; MB = 10⁶ bytes, KB = 10³")
-            .Add("responses", "every response is checked before it counts (row counts, lengths, values); a wrong one counts as failed");
+        rows.AddRange([
+            ("Timeout", $"{s.TimeoutSeconds:0.#} s on every request (HttpClient timeout, gRPC deadline, and a cancellation backstop 1 s later)"),
+            ("Bytes", "counted at the client's sockets: plaintext on HTTP, TLS records on HTTPS; MB = 10⁶ bytes, KB = 10³"),
+            ("Responses", "every response is checked before it counts (row counts, lengths, values); a wrong one counts as failed"),
+        ]);
+        return r.Run.Setup([.. rows]);
     }
 
     private static void Checks(Report report, RunReport r)

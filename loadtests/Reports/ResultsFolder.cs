@@ -2,7 +2,6 @@ using System.Globalization;
 using CsvHelper;
 using System.Text;
 using System.Text.Json;
-using System.Text.Json.Serialization;
 using HdrHistogram;
 using ProtocolBench.Lab;
 
@@ -15,14 +14,7 @@ namespace ProtocolBench.LoadTests.Reports;
 /// </summary>
 public sealed class ResultsFolder
 {
-    public static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web)
-    {
-        WriteIndented = true,
-        NumberHandling = JsonNumberHandling.AllowNamedFloatingPointLiterals,
-        Converters = { new JsonStringEnumConverter() },
-    };
-
-    private static readonly JsonSerializerOptions Line = new(Json) { WriteIndented = false };
+    private static readonly JsonSerializerOptions Line = new(ResultsJson.Options) { WriteIndented = false };
     private readonly object _gate = new();
 
     public ResultsFolder(string? directory, DateTimeOffset started)
@@ -47,7 +39,7 @@ public sealed class ResultsFolder
             written.Add(name);
         }
 
-        Write("summary.json", JsonSerializer.Serialize(report, Json));
+        Write("summary.json", JsonSerializer.Serialize(report, ResultsJson.Options));
         if (report.Users.Count > 0)
         {
             Write("users.csv", UsersCsv(report.Users));

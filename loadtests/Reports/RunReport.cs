@@ -1,15 +1,12 @@
+using ProtocolBench.Lab;
+
 namespace ProtocolBench.LoadTests.Reports;
 
+/// <summary>A load run as summary.json and the reports hold it: the run description both commands share, what was asked, and what was measured.</summary>
 public sealed record RunReport(
-    string RunId,
-    DateTimeOffset Started,
-    DateTimeOffset Finished,
-    string Command,
+    RunDescription Run,
     string Mode,
-    bool Interrupted,
-    string? InterruptReason,
     IReadOnlyList<string> Problems,
-    Machine Machine,
     Settings Settings,
     IReadOnlyList<UserCell> Users,
     IReadOnlyList<PacedCell> Paced,
@@ -23,6 +20,4 @@ public sealed record RunReport(
         Users.Select(c => c.NothingLost).Concat(Paced.Select(c => c.NothingLost)).OfType<NothingLostResult>();
 
     public long Errors => Users.Sum(c => c.Requests.Failed + c.Requests.TimedOut) + Paced.Sum(c => c.Requests.Failed + c.Requests.TimedOut);
-
-    public TimeSpan Duration => Finished - Started;
 }

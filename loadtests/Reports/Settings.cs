@@ -3,7 +3,7 @@ using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.LoadTests.Reports;
 
-/// <summary>What the load run was asked to do, as summary.json and the report record it.</summary>
+/// <summary>What the load run was asked to do beyond the <see cref="Lab.RunDescription"/>, as summary.json and the report record it.</summary>
 public sealed record Settings(
     IReadOnlyList<Protocol> Protocols,
     IReadOnlyList<Transport> Transports,
@@ -18,7 +18,4 @@ public sealed record Settings(
     int PacedWarmup,
     double TimeoutSeconds,
     int UsersPerHttp2Connection,
-    string HttpVersions,
-    string Database,
-    string Services,
     bool Quick);

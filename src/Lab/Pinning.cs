@@ -41,7 +41,14 @@ public sealed record Pinning(string? ClientCpus, string? ServerCpus, string Why)
     public string Describe() =>
         ClientCpus is null
             ? $"none: {Why}"
-            : $"client (this process) on CPU {ClientCpus}; services {(ServerCpus is null ? "not pinned" : $"on CPU {ServerCpus} (taskset -c {ServerCpus})")}";
+            : $"client (this process) on CPU {ClientCpus}; services {(ServerCpus is null ? $"not pinned: {Why}" : $"on CPU {ServerCpus} (taskset -c {ServerCpus})")}";
+
+    /// <summary>Pins this process (<see cref="PinClient"/>) and returns the plan as the reports state it, with what went wrong if it could not.</summary>
+    public string Apply()
+    {
+        var client = PinClient();
+        return client.StartsWith("not pinned", StringComparison.Ordinal) ? $"{Describe()}; client {client}" : Describe();
+    }
 
     /// <summary>Pins every thread of this process to the client CPUs; returns what the kernel reports, or why it could not.</summary>
     public string PinClient()

@@ -1,4 +1,5 @@
 using ProtocolBench.Integration.Tests.Infrastructure;
+using ProtocolBench.Lab;
 using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Shared.Clients;
 using ProtocolBench.Shared.Domain;
@@ -18,6 +19,8 @@ public sealed class ParityTests(SqliteServices fixture)
 
     private static CancellationToken Token => TestContext.Current.CancellationToken;
 
+    private static readonly CreatedAuthors Created = new("test", RunDescription.NewId(DateTimeOffset.UtcNow));
+
     private IProtocolClient Reference => fixture.Client(Protocol.Rest, Transport.Http);
 
     /// <summary>
@@ -30,8 +33,8 @@ public sealed class ParityTests(SqliteServices fixture)
         await using var local = new InProcessOperations(fixture.Database, Catalogue.Files);
         foreach (var scenario in Catalogue.All.Where(s => s.HasRequest))
         {
-            var marker = Catalogue.BenchmarkMarker(scenario);
-            var result = await scenario.CallAsync(local, marker, null, Token);
+            var marker = scenario.Creates ? Created.Name("create") : "";
+            var result = await scenario.CallAsync(local, marker, Token);
             if (scenario.Verify is { } verify)
             {
                 await verify(local, Token);

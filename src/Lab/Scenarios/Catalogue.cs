@@ -14,9 +14,6 @@ public static class Catalogue
 {
     public const string Both = "both";
 
-    /// <summary>What the benchmark command's creates write: it contains no "Author - ", so searches never see it.</summary>
-    public const string CreatedName = "ProtocolBench created writer";
-
     public const string CreatedCountry = "Poland";
 
     /// <summary>Author 6000 has (6000 % 3) + 1 = 1 book.</summary>
@@ -168,9 +165,6 @@ public static class Catalogue
     /// <summary>By command-line name (search-3112) or Bolanowski number (I..VII); null when there is none.</summary>
     public static Scenario? Find(string name) =>
         All.FirstOrDefault(s => s.Name.Equals(name, StringComparison.OrdinalIgnoreCase) || s.Bolanowski == name.ToUpperInvariant());
-
-    /// <summary>What one call of the benchmark command writes: <see cref="CreatedName"/> for a create, nothing for a read.</summary>
-    public static string BenchmarkMarker(Scenario scenario) => scenario.Creates ? CreatedName : "";
 
     /// <summary>A scenario the code names (defaults, paper claims); an unknown name is a bug.</summary>
     public static Scenario Named(string name) => Find(name) ?? throw new ArgumentException($"No scenario is named '{name}'.", nameof(name));

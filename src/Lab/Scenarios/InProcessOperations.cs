@@ -68,20 +68,9 @@ public sealed class InProcessOperations : ILibraryOperations
         }, cancellationToken);
 
     /// <summary>
-    /// Clean-up, not an operation of the benchmark: authors (and their books) deleted in one statement each, where a
-    /// protocol's client deletes one by one. The benchmark's creates write thousands per cell.
+    /// Clean-up, not an operation of the benchmark: the authors whose names start with <paramref name="prefix"/> and their
+    /// books deleted in one statement each, where a protocol's client deletes one by one (<see cref="CreatedAuthors"/>).
     /// </summary>
-    public Task<int> DeleteAuthorsAsync(IReadOnlyCollection<int> ids, CancellationToken cancellationToken = default) =>
-        WithContext(async db =>
-        {
-            await using var transaction = await db.Database.BeginTransactionAsync(cancellationToken);
-            await db.Books.Where(b => ids.Contains(b.AuthorId)).ExecuteDeleteAsync(cancellationToken);
-            var deleted = await db.Authors.Where(a => ids.Contains(a.Id)).ExecuteDeleteAsync(cancellationToken);
-            await transaction.CommitAsync(cancellationToken);
-            return deleted;
-        }, cancellationToken);
-
-    /// <summary>Deletes the authors whose names start with <paramref name="prefix"/> and their books: how a load run removes what it created.</summary>
     public Task<int> DeleteAuthorsNamedAsync(string prefix, CancellationToken cancellationToken = default) =>
         WithContext(async db =>
         {
