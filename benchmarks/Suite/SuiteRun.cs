@@ -45,9 +45,12 @@ public sealed class SuiteRun(
     /// <summary>What one call of a scenario writes: the same name for every create of the run (the same bytes on every call), nothing for a read.</summary>
     public string Marker(Scenario scenario) => scenario.Creates ? created.Name("create") : "";
 
-    /// <summary>Deletes what this run's creates wrote, in one statement when the database is known (see <see cref="CreatedAuthors.DeleteAsync"/>).</summary>
-    public Task DeleteCreatedAsync(ILibraryOperations client) => CreatedAuthors.DeleteAsync(Database is null ? client : Domain, created.Prefix);
+    /// <summary>Deletes what this run's creates wrote.</summary>
+    public Task DeleteCreatedAsync(ILibraryOperations client) => DeleteNamedAsync(client, created.Prefix);
 
     /// <summary>Deletes what earlier runs of this command left when they were interrupted before their clean-up.</summary>
-    public Task DeleteLeftoversAsync(ILibraryOperations client) => CreatedAuthors.DeleteAsync(Database is null ? client : Domain, CreatedAuthors.CommandPrefix(Command));
+    public Task DeleteLeftoversAsync(ILibraryOperations client) => DeleteNamedAsync(client, CreatedAuthors.CommandPrefix(Command));
+
+    /// <summary>In one statement when the database is known, otherwise through the client (see <see cref="CreatedAuthors.DeleteAsync"/>).</summary>
+    private Task DeleteNamedAsync(ILibraryOperations client, string prefix) => CreatedAuthors.DeleteAsync(Database is null ? client : Domain, prefix);
 }

@@ -1,7 +1,7 @@
 using System.Globalization;
-using CsvHelper;
 using System.Text;
 using System.Text.Json;
+using CsvHelper;
 using HdrHistogram;
 using ProtocolBench.Lab;
 
