@@ -14,6 +14,7 @@ public sealed class ClientPool(ClientOptions options, LoadTestOptions run) : IAs
     public bool Multiplexed(Protocol protocol, Transport transport) =>
         protocol == Protocol.Grpc || (transport == Transport.Https && run.Http2ForRestAndGraphQL);
 
+    /// <summary>The warm connections <paramref name="users"/> hold (with --connections new they hold none: each request opens its own).</summary>
     public int Connections(Protocol protocol, Transport transport, int users) =>
         Multiplexed(protocol, transport) ? (users + run.UsersPerHttp2Connection - 1) / run.UsersPerHttp2Connection : users;
 
@@ -37,14 +38,14 @@ public sealed class ClientPool(ClientOptions options, LoadTestOptions run) : IAs
         }
     }
 
-    /// <summary>Bytes on the wire of every client of this protocol and transport so far.</summary>
-    public (long Sent, long Received) Wire(Protocol protocol, Transport transport)
+    /// <summary>Bytes on the wire, and connections opened, by every client of this protocol and transport so far.</summary>
+    public (long Sent, long Received, long Connections) Wire(Protocol protocol, Transport transport)
     {
         lock (_clients)
         {
             return _clients.TryGetValue((protocol, transport), out var list)
-                ? (list.Sum(c => c.Wire.Sent), list.Sum(c => c.Wire.Received))
-                : (0, 0);
+                ? (list.Sum(c => c.Wire.Sent), list.Sum(c => c.Wire.Received), list.Sum(c => c.Wire.Connections))
+                : (0, 0, 0);
         }
     }
 

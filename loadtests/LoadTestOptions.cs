@@ -198,6 +198,11 @@ public sealed record LoadTestOptions
                 throw new UsageException("driver-check measures a search scenario (search-3112, search-111 or search-11).");
             }
 
+            if (chosenMode == Mode.DriverCheck && options.Common.Conditions.Connections == ConnectionPolicy.New)
+            {
+                throw new UsageException("driver-check compares with wrk and h2load on warm connections (h2load cannot open one per request): leave out --connections new.");
+            }
+
             return (options, ExitCodes.Ok);
         }
         catch (UsageException e)

@@ -135,9 +135,8 @@ public static class LoadTestRun
             Pinning = pinned,
             Services = services?.Description ?? "not started",
             Database = services?.Database?.Describe() ?? (common.External is null ? "not started" : "unknown (external services)"),
-            HttpVersions = common.Http2
-                ? "REST and GraphQL over HTTP/1.1 on HTTP and HTTP/2 on HTTPS (--http2); gRPC over HTTP/2 (h2c, h2)"
-                : "REST and GraphQL over HTTP/1.1 (also on HTTPS, as the paper); gRPC over HTTP/2 (h2c on HTTP, h2 on HTTPS)",
+            HttpVersions = common.HttpVersions,
+            Conditions = common.Conditions,
         };
         var report = new RunReport(
             run, options.Mode.ToString().ToLowerInvariant(), problems, SettingsFor(options), userCells, pacedCells,
@@ -189,13 +188,11 @@ public static class LoadTestRun
 
     private static void Log(string message) => AnsiConsole.MarkupLine($"[grey]{Markup.Escape(message)}[/]");
 
-    private static ClientOptions ClientOptionsFor(LoadTestOptions options, ServiceAddresses addresses) => new()
+    private static ClientOptions ClientOptionsFor(LoadTestOptions options, ServiceAddresses addresses) => options.Common.ClientOptions(addresses) with
     {
-        Addresses = addresses,
         CallTimeout = options.Timeout,
         // HTTP/1.1 carries one request at a time: at least one connection per virtual user.
         MaxConnectionsPerServer = Math.Max(options.Users.Max(), options.CheckUsers),
-        HttpsUsesHttp2ForRestAndGraphQL = options.Common.Http2,
     };
 
     private static Settings SettingsFor(LoadTestOptions o) => new(

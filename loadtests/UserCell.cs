@@ -11,6 +11,7 @@ public sealed record UserCell(
     Transport Transport,
     int Users,
     int RequestsPerUser,
+    /// <summary>The warm connections the users held; with --connections new, the connections the cell opened (one per request).</summary>
     int Connections,
     string Status,
     double ElapsedSeconds,

@@ -114,7 +114,9 @@ public sealed class VirtualUserStudy(LoadTestOptions options, ClientPool pool, S
 
         var seconds = load.Elapsed.TotalSeconds;
         return new UserCell(
-            scenario, protocol, transport, users, options.Requests, pool.Connections(protocol, transport, users), status,
+            scenario, protocol, transport, users, options.Requests,
+            options.Common.Conditions.Connections == ConnectionPolicy.New ? (int)(after.Connections - before.Connections) : pool.Connections(protocol, transport, users),
+            status,
             seconds, seconds > 0 ? requests.Ok / seconds : 0, Latency.From(histogram),
             after.Sent - before.Sent, after.Received - before.Received, requests, warmup.Tally.Summary(), nothingLost);
     }

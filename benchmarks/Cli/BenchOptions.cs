@@ -92,7 +92,7 @@ public sealed record BenchOptions
 
         var runA = new Argument<string>("RESULTS_A") { Description = "A results folder of the benchmark command (it holds summary.json)" };
         var runB = new Argument<string>("RESULTS_B") { Description = "Another one, e.g. the same command run again" };
-        var compare = new Command("compare", "Compare two runs: per row whether they name the same winner, per cell how far the ratio to REST moved; exit 1 when a row names opposite winners")
+        var compare = new Command("compare", "Compare two runs: per row whether they name the same winner, per cell how far the ratio to REST moved; exit 1 when a row names opposite winners under the same conditions")
         {
             runA,
             runB,

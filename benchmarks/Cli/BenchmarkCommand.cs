@@ -9,7 +9,6 @@ using ProtocolBench.Benchmarks.Suite;
 using ProtocolBench.Lab;
 using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Lab.Services;
-using ProtocolBench.Shared.Clients;
 using ProtocolBench.Shared.Domain;
 
 namespace ProtocolBench.Benchmarks.Cli;
@@ -105,12 +104,7 @@ public static class BenchmarkCommand
             using var onInterrupt = interruption.Token.Register(() => _ = session.StopAsync());
             var runId = RunDescription.NewId(started);
             var suite = new SuiteRun(
-                new ClientOptions
-                {
-                    Addresses = session.Addresses,
-                    TrustedCertificatePath = ProjectPaths.TrustedCertificate,
-                    HttpsUsesHttp2ForRestAndGraphQL = common.Http2,
-                },
+                common.ClientOptions(session.Addresses),
                 session.Database,
                 new CreatedAuthors(SuiteRun.Command, runId),
                 () => interruption.Requested ? $"the run was interrupted ({interruption.Reason})" : null,
@@ -123,9 +117,8 @@ public static class BenchmarkCommand
                 Database = session.Database?.Describe() ?? "whatever the external services use",
                 Services = session.Description,
                 Pinning = pinning.Apply(),
-                HttpVersions = common.Http2
-                    ? "REST and GraphQL: HTTP/1.1 over HTTP, h2 over HTTPS (--http2); gRPC: h2c over HTTP, h2 over HTTPS; one reused connection per client"
-                    : "REST and GraphQL: HTTP/1.1 on both transports; gRPC: h2c (prior knowledge) over HTTP, h2 over HTTPS; one reused connection per client",
+                HttpVersions = common.HttpVersions,
+                Conditions = common.Conditions,
                 CommandLine = "dotnet run -c Release --project benchmarks" + (args.Length > 0 ? " -- " + string.Join(' ', args) : ""),
                 Started = started,
             };

@@ -143,12 +143,15 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
         return table;
     }
 
+    /// <summary>The floor measured under the run's connection policy: what every operation's time contains too.</summary>
+    private Scenario Floor => run.Conditions.Connections == ConnectionPolicy.New ? Catalogue.FloorNewConnection : Catalogue.Floor;
+
     public Table FloorTable()
     {
-        var floor = Catalogue.Floor;
+        var floor = Floor;
         var table = new Table(["Operation ÷ floor", .. Columns().Select(c => Display.Of(c.Protocol, c.Transport))]);
         table.Add(["Floor time", .. Columns().Select(c => (TableCell)(results.Find(floor, c.Protocol, c.Transport) is { } f ? Format.Time(f.Time) : "–"))]);
-        foreach (var scenario in Catalogue.All.Where(s => s != Catalogue.Floor && results.Has(s)))
+        foreach (var scenario in Catalogue.All.Where(s => s.Group != ScenarioGroup.Floor && results.Has(s)))
         {
             table.Add([scenario.Short, .. Columns().Select(c =>
             {
@@ -182,6 +185,28 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
         return table;
     }
 
+    /// <summary>
+    /// Per protocol and transport: the floor on a warm connection and on a new one, measured in the same rounds, their
+    /// difference (what opening a connection costs, with its 95 % interval), and the bytes per call of each.
+    /// </summary>
+    public Table ConnectionTable()
+    {
+        var table = new Table(["", .. Columns().Select(c => Display.Of(c.Protocol, c.Transport))]);
+        TableCell[] Row(Func<(Protocol Protocol, Transport Transport), string?> value) =>
+            [.. Columns().Select(c => (TableCell)(value(c) ?? "–"))];
+        CellResult? Warm((Protocol Protocol, Transport Transport) c) => results.Find(Catalogue.Floor, c.Protocol, c.Transport);
+        CellResult? New((Protocol Protocol, Transport Transport) c) => results.Find(Catalogue.FloorNewConnection, c.Protocol, c.Transport);
+        table.Add(["Floor, reused connection", .. Row(c => Warm(c) is { } warm ? Format.Time(warm.Time) : null)]);
+        table.Add(["Floor, new connection", .. Row(c => New(c) is { } cold ? Format.Time(cold.Time) : null)]);
+        table.Add(["Opening a connection", .. Row(c => Warm(c) is { } warm && New(c) is { } cold && Timed.Pairs(warm, cold) is var (x, y) && x.Length > 0
+            ? DifferenceInterval.Paired(x, y).ToString()
+            : null)]);
+        table.Add(["Bytes per call, reused connection", .. Row(c => Warm(c)?.Wire is { } wire ? Format.Bytes(wire.TotalPerOp) : null)]);
+        table.Add(["Bytes per call, new connection", .. Row(c => New(c)?.Wire is { } wire ? Format.Bytes(wire.TotalPerOp) : null)]);
+        table.Add(["Bytes a new connection adds", .. Row(c => Warm(c)?.Wire is { } warm && New(c)?.Wire is { } cold ? Format.Bytes(cold.TotalPerOp - warm.TotalPerOp) : null)]);
+        return table;
+    }
+
     public Table WireTable()
     {
         var table = new Table(["Operation (bytes/op; × REST on the same transport)", .. Columns().Select(c => Display.Of(c.Protocol, c.Transport))]);
@@ -200,9 +225,6 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
             })]);
         }
 
-        var floor = Catalogue.Floor;
-        table.Add(["Connection setup, once per connection", .. Columns().Select(c =>
-            (TableCell)(results.Find(floor, c.Protocol, c.Transport)?.Wire?.ConnectionSetup is { } setup ? Format.Bytes(setup) : "–"))]);
         return table;
     }
 
@@ -260,9 +282,20 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
                 "the client process only); bytes at the client's socket per operation.",
                 CellTable(), null),
             ("Above the transport floor",
-                "Each time divided by the floor (GET /baseline, fixed bytes) on the same service port and HTTP version, with its 95 % " +
+                "Each time divided by the floor (GET /baseline, fixed bytes) on the same service port and HTTP version" +
+                (Floor == Catalogue.FloorNewConnection ? ", on a new connection as every operation here" : "") + ", with its 95 % " +
                 "interval over the rounds: how much of an operation is the protocol and its work rather than the round trip itself.",
                 FloorTable(), null),
+            ("Opening a connection",
+                "The floor on a warm connection and on a new connection per call (TCP connect; on HTTPS the TLS handshake; for h2 " +
+                "the HTTP/2 preface and settings), measured in every run whatever --connections says; their difference, round by " +
+                "round with its 95 % interval, is what a client pays each time it opens a connection. The bytes a new connection adds " +
+                "are its set-up (TLS resumes the session of an earlier connection where it can, as browsers and JMeter do) and, on " +
+                "HTTP/1.1, the Connection: close headers. " +
+                (run.Conditions.Connections == ConnectionPolicy.New
+                    ? "This run opened a new connection for every request (--connections new): every time above contains this cost once."
+                    : "This run reused warm connections (--connections reuse): no time above contains it; --connections new measures every operation with it."),
+                results.Has(Catalogue.FloorNewConnection) ? ConnectionTable() : null, null),
             ("Where the time goes: shared work and protocol overhead",
                 "In process: the operation's domain floor, the Shared.Domain code every service calls (the same validation, query and " +
                 "files, a pooled DbContext per call as a request has), called in the benchmark process without any protocol in the " +
@@ -272,8 +305,10 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
                 OverheadTable(), null),
             ("Bytes on the wire per operation",
                 "Request + response bytes at the client's socket (plaintext on HTTP, TLS records on HTTPS; no TCP/IP headers), averaged " +
-                "over serial operations on an already open connection; the ratio is to REST on the same transport. The last row is " +
-                "what opening a connection costs once (TLS handshake, HTTP/2 preface and settings).",
+                "over serial operations" + (run.Conditions.Connections == ConnectionPolicy.New
+                    ? ", each on a new connection, so with the bytes of opening it (see \"Opening a connection\")"
+                    : " on an already open connection (the bytes of opening one are under \"Opening a connection\")") +
+                "; the ratio is to REST on the same transport.",
                 WireTable(), null),
         };
 
@@ -303,7 +338,8 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
             report.Lead(line);
         }
 
-        foreach (var (title, intro, table, svg) in sections)
+        // A section without its table (the floors were filtered out) is left out.
+        foreach (var (title, intro, table, svg) in sections.Where(s => s.Table is not null || s.Svg is not null))
         {
             report.Section(title).Note(intro);
             if (table is not null)

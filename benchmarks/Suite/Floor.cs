@@ -7,7 +7,9 @@ namespace ProtocolBench.Benchmarks.Suite;
 
 /// <summary>
 /// The transport floor: GET /baseline, fixed bytes with no work behind them, on each service's own ports with the HTTP
-/// version its protocol uses (HTTP/1.1 for REST and GraphQL, HTTP/2 for gRPC) and the same handler as the clients.
+/// version its protocol uses (HTTP/1.1 for REST and GraphQL, HTTP/2 for gRPC) and the same handler as the clients; on a
+/// warm connection (<see cref="Catalogue.Floor"/>) and on a new one per call (<see cref="Catalogue.FloorNewConnection"/>)
+/// whatever --connections says, so that every run shows what opening a connection costs.
 /// </summary>
 public class Floor : ProtocolBenchmark
 {
@@ -32,7 +34,10 @@ public class Floor : ProtocolBenchmark
 
     protected override Task ConnectAsync()
     {
-        var options = Run.ClientOptions;
+        var options = Run.ClientOptions with
+        {
+            Connections = Scenario == Catalogue.FloorNewConnection ? ConnectionPolicy.New : ConnectionPolicy.Reuse,
+        };
         var http2 = Protocol == Protocol.Grpc || (Transport == Transport.Https && options.HttpsUsesHttp2ForRestAndGraphQL);
         _http = new HttpClient(ClientHandlers.Create(options, _wire), disposeHandler: true)
         {

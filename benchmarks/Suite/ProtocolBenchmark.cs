@@ -7,7 +7,8 @@ namespace ProtocolBench.Benchmarks.Suite;
 
 /// <summary>
 /// One scenario on one protocol over one transport per case. Set-up connects, then measures the bytes on the wire of
-/// the call about to be timed (after warming the connection, so TCP, TLS and HTTP/2 set-up are not in it).
+/// the call about to be timed (after warming the connection, so that on reused connections TCP, TLS and HTTP/2 set-up
+/// are not in it; with --connections new every call has its own).
 /// A class per scenario group keeps BenchmarkDotNet's reports in sets (Floor, Payloads, Files, BinaryFiles, Authors).
 /// </summary>
 public abstract class ProtocolBenchmark : ScenarioBenchmark
@@ -48,10 +49,7 @@ public abstract class ProtocolBenchmark : ScenarioBenchmark
 
     protected override async Task PrepareAsync()
     {
-        var fresh = Wire.Total == 0;
-        await Call();
-        var first = Wire.Total;
-        for (var i = 1; i < WireWarmups; i++)
+        for (var i = 0; i < WireWarmups; i++)
         {
             await Call();
         }
@@ -63,9 +61,6 @@ public abstract class ProtocolBenchmark : ScenarioBenchmark
         }
 
         var (sent, received) = Wire.Snapshot();
-        var perOp = (double)(sent + received) / WireSamples;
-        Run.Wire.Record(
-            Scenario, Protocol, Transport,
-            new WireSample((double)sent / WireSamples, (double)received / WireSamples, WireSamples, fresh ? (long)Math.Round(first - perOp) : null));
+        Run.Wire.Record(Scenario, Protocol, Transport, new WireSample((double)sent / WireSamples, (double)received / WireSamples, WireSamples));
     }
 }

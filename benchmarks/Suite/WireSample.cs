@@ -3,8 +3,7 @@ namespace ProtocolBench.Benchmarks.Suite;
 /// <param name="SentPerOp">Request bytes per operation at the socket (TLS records on HTTPS).</param>
 /// <param name="ReceivedPerOp">Response bytes per operation at the socket.</param>
 /// <param name="Operations">How many serial operations the averages come from.</param>
-/// <param name="ConnectionSetup">Bytes of opening the connection (TCP payload: TLS handshake, HTTP/2 preface and settings), when seen.</param>
-public sealed record WireSample(double SentPerOp, double ReceivedPerOp, int Operations, long? ConnectionSetup)
+public sealed record WireSample(double SentPerOp, double ReceivedPerOp, int Operations)
 {
     public double TotalPerOp => SentPerOp + ReceivedPerOp;
 }

@@ -1,6 +1,7 @@
 using System.Globalization;
 using ProtocolBench.Lab;
 using ProtocolBench.Lab.Reports;
+using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.LoadTests.Reports;
 
@@ -122,7 +123,9 @@ public static class LoadReport
                 ("Virtual users", $"{string.Join(", ", s.Users)} users × {s.RequestsPerUser} requests each, back to back, no think time; scenarios {string.Join(", ", s.UserScenarios)}"),
                 ("Warm-up", $"before each cell, every user sends at least {s.WarmupPerUser} request(s) and the users at least {s.WarmupTotal} in all " +
                             "(opening their connections, letting the service compile its code at full tier); excluded from every figure"),
-                ("Connections", $"HTTP/1.1: one per user; HTTP/2: one per {s.UsersPerHttp2Connection} users (a client, hence a connection, each)"),
+                ("Connections per cell", r.Run.Conditions.Connections == ConnectionPolicy.New
+                    ? "a new one for every request (conns: how many the cell opened)"
+                    : $"HTTP/1.1: one per user; HTTP/2: one per {s.UsersPerHttp2Connection} users (a client, hence a connection, each)"),
                 ("Throughput", "successful requests ÷ wall time from the moment all users start to the moment the last one ends"),
                 ("Latency", "successful requests only; HdrHistogram (µs, 3 significant digits), one per user, merged with `Add`"),
             ]);

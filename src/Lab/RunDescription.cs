@@ -34,6 +34,9 @@ public record RunDescription
 
     public required string HttpVersions { get; init; }
 
+    /// <summary>The conditions measured under; runs of versions before them measured under the defaults.</summary>
+    public Conditions Conditions { get; init; } = new();
+
     [JsonIgnore]
     public TimeSpan Duration => Finished - Started;
 
@@ -51,7 +54,7 @@ public record RunDescription
             .Add("Database", Database)
             .Add("Pinning", Pinning)
             .Add("HTTP versions", HttpVersions);
-        foreach (var (name, value) in specific)
+        foreach (var (name, value) in Conditions.Describe().Concat(specific))
         {
             table.Add(name, value);
         }

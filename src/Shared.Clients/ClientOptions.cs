@@ -89,6 +89,9 @@ public sealed record ClientOptions
     /// <summary>gRPC receive limit, set explicitly: the 3.4 MiB PDF with room to spare.</summary>
     public int GrpcMaxReceiveMessageSize { get; init; } = 16 * 1024 * 1024;
 
+    /// <summary>Reuse warm connections (the default) or open a new one, with its TLS handshake, for every request.</summary>
+    public ConnectionPolicy Connections { get; init; } = ConnectionPolicy.Reuse;
+
     /// <summary>Use HTTP/2 for REST and GraphQL over HTTPS (ALPN h2) instead of HTTP/1.1. The default matches the papers: HTTP/1.1.</summary>
     public bool HttpsUsesHttp2ForRestAndGraphQL { get; init; }
 

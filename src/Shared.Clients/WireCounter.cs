@@ -6,6 +6,7 @@ public sealed class WireCounter
 {
     private long _sent;
     private long _received;
+    private long _connections;
     private Hook? _hook;
 
     public long Sent => Interlocked.Read(ref _sent);
@@ -13,6 +14,11 @@ public sealed class WireCounter
     public long Received => Interlocked.Read(ref _received);
 
     public long Total => Sent + Received;
+
+    /// <summary>Connections opened (TCP connects) since the last <see cref="Reset"/>.</summary>
+    public long Connections => Interlocked.Read(ref _connections);
+
+    public void AddConnection() => Interlocked.Increment(ref _connections);
 
     public void AddSent(long bytes) => Interlocked.Add(ref _sent, bytes);
 
@@ -35,6 +41,7 @@ public sealed class WireCounter
     {
         Interlocked.Exchange(ref _sent, 0);
         Interlocked.Exchange(ref _received, 0);
+        Interlocked.Exchange(ref _connections, 0);
     }
 
     public (long Sent, long Received) Snapshot() => (Sent, Received);

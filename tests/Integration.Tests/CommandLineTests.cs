@@ -52,9 +52,20 @@ public sealed class CommandLineTests
         Assert.Null(settings.Database);
     }
 
+    [Fact]
+    public void ConnectionsNewReachesEveryClient()
+    {
+        var settings = Read("--connections", "new");
+
+        Assert.Equal(Shared.Clients.ConnectionPolicy.New, settings.Conditions.Connections);
+        Assert.Equal(Shared.Clients.ConnectionPolicy.New, settings.ClientOptions(settings.Addresses).Connections);
+        Assert.Equal(Shared.Clients.ConnectionPolicy.Reuse, Read().Conditions.Connections);
+    }
+
     [Theory]
     [InlineData("--ports", "1,2")]
     [InlineData("--database", "oracle")]
+    [InlineData("--connections", "sometimes")]
     public void BadValuesAreParseErrorsNamingTheOption(string option, string value)
     {
         var (root, _) = Root();

@@ -76,9 +76,18 @@ public sealed class CommonOptions
         Description = "REST and GraphQL over HTTPS use h2 (ALPN) instead of HTTP/1.1, as gRPC does",
     };
 
+    public Option<ConnectionPolicy> Connections { get; } = new("--connections")
+    {
+        Description = "reuse: warm connections kept open; new: a new connection for every request (TCP connect, TLS handshake on " +
+                      "HTTPS, HTTP/2 preface), as JMeter without keep-alive",
+        HelpName = "reuse|new",
+        DefaultValueFactory = _ => ConnectionPolicy.Reuse,
+        CustomParser = result => Parse(result, Conditions.ParseConnections),
+    };
+
     public void AddTo(Command command)
     {
-        foreach (var option in new Option[] { External, TlsHost, Ports, Database, ConnectionString, Results, NoPin, ServerCpus, ClientCpus, Http2 })
+        foreach (var option in new Option[] { External, TlsHost, Ports, Database, ConnectionString, Results, NoPin, ServerCpus, ClientCpus, Http2, Connections })
         {
             command.Options.Add(option);
         }
@@ -118,7 +127,8 @@ public sealed class CommonOptions
             : null;
         return new CommonSettings(
             external, addresses, database, result.GetValue(Results), result.GetValue(NoPin), result.GetValue(Http2),
-            result.GetValue(ServerCpus), result.GetValue(ClientCpus));
+            result.GetValue(ServerCpus), result.GetValue(ClientCpus),
+            new Conditions { Connections = result.GetValue(Connections) });
     }
 
     /// <summary>

@@ -1,4 +1,5 @@
 using ProtocolBench.Shared.Clients;
+using ProtocolBench.Shared.Domain;
 using ProtocolBench.Shared.Domain.Data;
 
 namespace ProtocolBench.Lab.CommandLine;
@@ -11,9 +12,24 @@ public sealed record CommonSettings(
     string? Results,
     bool NoPin,
     bool Http2,
-    string? ServerCpus = null,
-    string? ClientCpus = null)
+    string? ServerCpus,
+    string? ClientCpus,
+    Conditions Conditions)
 {
+    /// <summary>How the clients reach <paramref name="addresses"/> under these settings; a command adds its own limits.</summary>
+    public ClientOptions ClientOptions(ServiceAddresses addresses) => new()
+    {
+        Addresses = addresses,
+        TrustedCertificatePath = ProjectPaths.TrustedCertificate,
+        HttpsUsesHttp2ForRestAndGraphQL = Http2,
+        Connections = Conditions.Connections,
+    };
+
+    /// <summary>The HTTP version of each protocol on each transport, as both reports state it.</summary>
+    public string HttpVersions => Http2
+        ? "REST and GraphQL: HTTP/1.1 over HTTP, h2 over HTTPS (--http2); gRPC: h2c (prior knowledge) over HTTP, h2 over HTTPS"
+        : "REST and GraphQL: HTTP/1.1 on both transports, as the paper; gRPC: h2c (prior knowledge) over HTTP, h2 over HTTPS";
+
     /// <summary>Where this process and the services run (--no-pin, --server-cpus, --client-cpus).</summary>
     public Pinning Pinning => Pinning.Plan(NoPin, External is not null, ClientCpus, ServerCpus);
 }

@@ -27,19 +27,24 @@ public static class Catalogue
         return files.IsAvailable ? files : throw new InvalidOperationException(files.Error);
     });
 
+    /// <summary>The transport floor on a warm connection: the round trip alone.</summary>
     public static readonly Scenario Floor = new(0, "floor", "Floor: GET /baseline (fixed 23 B)", ScenarioGroup.Floor);
+
+    /// <summary>The same request on a new connection every time, whatever --connections says: the floor ÷ this is what opening a connection costs.</summary>
+    public static readonly Scenario FloorNewConnection = new(1, "floor-new-connection", "Floor on a new connection (TCP connect, TLS handshake on HTTPS, GET /baseline)", ScenarioGroup.Floor);
 
     public static readonly IReadOnlyList<Scenario> All =
     [
         Floor,
-        new(1, "clone-hello", "I clone \"Hello World!\" ×1", ScenarioGroup.Payloads)
+        FloorNewConnection,
+        new(2, "clone-hello", "I clone \"Hello World!\" ×1", ScenarioGroup.Payloads)
         {
             Request = async (c, _, ct) => await c.CloneAsync("Hello World!", 1, ct),
             Check = (r, _) => Checks.Equal((string)r, "Hello World!", "clone(\"Hello World!\", 1)"),
             Bolanowski = "I",
             Paper = new(4, 8, 22, 21, "REST", Both),
         },
-        new(2, "clone-lorem", "II clone 615 chars ×1000", ScenarioGroup.Payloads)
+        new(3, "clone-lorem", "II clone 615 chars ×1000", ScenarioGroup.Payloads)
         {
             Request = async (c, _, ct) => await c.CloneAsync(PayloadOperations.LoremIpsum, 1000, ct),
             Check = (r, _) => Checks.Text((string)r, Lorem1000, "clone(lorem, 1000)"),
@@ -47,14 +52,14 @@ public static class Catalogue
             Bolanowski = "II",
             Paper = new(57, 68, 76, 82, "REST", Both),
         },
-        new(3, "int-max", "III Int32 max", ScenarioGroup.Payloads)
+        new(4, "int-max", "III Int32 max", ScenarioGroup.Payloads)
         {
             Request = async (c, _, ct) => await c.GetIntMaxAsync(ct),
             Check = (r, _) => Checks.Equal((int)r, int.MaxValue, "int max"),
             Bolanowski = "III",
             Paper = new(3, 7, 22, 21, "REST", "REST"),
         },
-        new(4, "ints", "IV 10,000 ints", ScenarioGroup.Payloads)
+        new(5, "ints", "IV 10,000 ints", ScenarioGroup.Payloads)
         {
             Request = async (c, _, ct) => await c.GetIntsAsync(10_000, ct),
             Check = (r, _) => Checks.Ints((int[])r, 10_000, "ints(10000)"),
@@ -68,14 +73,14 @@ public static class Catalogue
             Bolanowski = "IV",
             Paper = new(8, 12, 27, 25, "REST", Both),
         },
-        new(5, "sample", "V small object", ScenarioGroup.Payloads)
+        new(6, "sample", "V small object", ScenarioGroup.Payloads)
         {
             Request = async (c, _, ct) => await c.GetSampleAsync(ct),
             Check = (r, _) => Checks.Equal((AuthorDto)r, PayloadOperations.Sample, "sample"),
             Bolanowski = "V",
             Paper = new(3, 8, 22, 21, "REST", Both),
         },
-        new(6, "text-file", "VI 455 KB text file (JSON base64 / bytes field)", ScenarioGroup.Files)
+        new(7, "text-file", "VI 455 KB text file (JSON base64 / bytes field)", ScenarioGroup.Files)
         {
             Request = async (c, _, ct) => await c.GetTextFileAsync(ct),
             Check = (r, _) => Checks.Bytes((byte[])r, Files.Text, "text file"),
@@ -83,7 +88,7 @@ public static class Catalogue
             Bolanowski = "VI",
             Paper = new(57, 53, 75, 66, Both, "gRPC"),
         },
-        new(7, "pdf", "VII 3.4 MB PDF (JSON base64 / bytes field)", ScenarioGroup.Files)
+        new(8, "pdf", "VII 3.4 MB PDF (JSON base64 / bytes field)", ScenarioGroup.Files)
         {
             Request = async (c, _, ct) => await c.GetPdfAsync(ct),
             Check = (r, _) => Checks.Bytes((byte[])r, Files.Pdf, "PDF"),
@@ -92,29 +97,29 @@ public static class Catalogue
             Paper = new(416, 361, 473, 370, "gRPC", "gRPC"),
         },
         // gRPC's bytes field already is the binary form, so its text-file cell is the same call as text-file.
-        new(8, "text-file-raw", "VI text file, binary (REST raw / gRPC bytes)", ScenarioGroup.BinaryFiles)
+        new(9, "text-file-raw", "VI text file, binary (REST raw / gRPC bytes)", ScenarioGroup.BinaryFiles)
         {
             Request = async (c, _, ct) => await Binary(c, c.GetTextFileBinaryAsync(ct), "text file"),
             Check = (r, _) => Checks.Bytes((byte[])r, Files.Text, "text file (binary)"),
             Verify = async (c, ct) => Checks.Sha256(await Binary(c, c.GetTextFileBinaryAsync(ct), "text file"), Files.TextSha256, "text file (binary)"),
             Protocols = [Protocol.Rest, Protocol.Grpc],
         },
-        new(9, "pdf-raw", "VII PDF, binary (REST raw / gRPC StreamPdf)", ScenarioGroup.BinaryFiles)
+        new(10, "pdf-raw", "VII PDF, binary (REST raw / gRPC StreamPdf)", ScenarioGroup.BinaryFiles)
         {
             Request = async (c, _, ct) => await Binary(c, c.GetPdfBinaryAsync(ct), "PDF"),
             Check = (r, _) => Checks.Bytes((byte[])r, Files.Pdf, "PDF (binary)"),
             Verify = async (c, ct) => Checks.Sha256(await Binary(c, c.GetPdfBinaryAsync(ct), "PDF"), Files.PdfSha256, "PDF (binary)"),
             Protocols = [Protocol.Rest, Protocol.Grpc],
         },
-        Search(10, "search-3112", "Author - 1", 3_112, 1, 12_000) with
+        Search(11, "search-3112", "Author - 1", 3_112, 1, 12_000) with
         {
             Sliwa = new("search \"Author - 1\" (3,112 rows) at 50 users: GraphQL has the best throughput") { Best = Protocol.GraphQL },
         },
-        Search(11, "search-111", "Author - 100", 111, 100, 10_099) with
+        Search(12, "search-111", "Author - 100", 111, 100, 10_099) with
         {
             Sliwa = new("search \"Author - 100\" (111 rows): REST passes 300 requests/s") { RestPasses = 300 },
         },
-        Search(12, "search-11", "Author - 1000", 11, 1_000, 10_009) with
+        Search(13, "search-11", "Author - 1000", 11, 1_000, 10_009) with
         {
             Sliwa = new("search \"Author - 1000\" (11 rows) at 10 and 50 users: gRPC 3× weaker (REST ÷ gRPC throughput)")
             {
@@ -122,7 +127,7 @@ public static class Catalogue
                 AtEachUserCount = true,
             },
         },
-        new(13, "get-one", "Get one author", ScenarioGroup.Authors)
+        new(14, "get-one", "Get one author", ScenarioGroup.Authors)
         {
             Request = async (c, _, ct) => await c.GetAuthorAsync(OneId, ct),
             Check = (r, _) =>
@@ -135,13 +140,13 @@ public static class Catalogue
             },
             Verify = async (c, ct) => Checks.SeededAuthor(await c.GetAuthorAsync(OneId, ct), OneId, "get author"),
         },
-        new(14, "list-100", "List 100 authors", ScenarioGroup.Authors)
+        new(15, "list-100", "List 100 authors", ScenarioGroup.Authors)
         {
             Request = async (c, _, ct) => await c.ListAuthorsAsync(0, 100, ct),
             Check = (r, _) => Checks.Authors((IReadOnlyList<AuthorDto>)r, 100, 1, 100, "list 100"),
             Verify = async (c, ct) => Checks.SeededAuthors(await c.ListAuthorsAsync(0, 100, ct), Enumerable.Range(1, 100).ToList(), "list 100"),
         },
-        new(15, "create", "Create author", ScenarioGroup.Authors)
+        new(16, "create", "Create author", ScenarioGroup.Authors)
         {
             Request = async (c, marker, ct) => await c.CreateAuthorAsync(marker, CreatedCountry, ct),
             Check = (r, marker) =>
