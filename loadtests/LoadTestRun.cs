@@ -102,47 +102,59 @@ public static class LoadTestRun
             await pool.DisposeAsync();
         }
 
-        if (services is not null)
+        // Whatever happens from here on, the session is disposed at the end: the services stopped, a shaped link removed.
+        RunReport report;
+        try
         {
-            foreach (var death in services.Deaths.Values)
+            if (services is not null)
             {
-                problems.Add(death);
-                exit = ExitCodes.ServiceFailed;
+                foreach (var death in services.Deaths.Values)
+                {
+                    problems.Add(death);
+                    exit = ExitCodes.ServiceFailed;
+                }
+
+                try
+                {
+                    await services.StopAsync();
+                }
+                catch (Exception e) when (e is LaunchException or TimeoutException or InvalidOperationException)
+                {
+                    problems.Add($"stopping the services: {e.Message}");
+                    exit = ExitCodes.ServiceFailed;
+                }
             }
 
-            try
+            var userCells = users?.Cells ?? [];
+            var pacedCells = paced?.Cells ?? [];
+            var cleanup = await CleanUpAsync(options, services, created, userCells, pacedCells);
+            var run = new RunDescription
             {
-                await services.StopAsync();
-            }
-            catch (Exception e) when (e is LaunchException or TimeoutException or InvalidOperationException)
+                Id = runId,
+                CommandLine = "dotnet run -c Release --project loadtests" + (args.Length > 0 ? " -- " + string.Join(' ', args.Select(Quote)) : ""),
+                Started = started,
+                Finished = DateTimeOffset.UtcNow,
+                Interrupted = interruption.Reason,
+                Machine = machine,
+                Pinning = pinned,
+                Services = services?.Description ?? "not started",
+                Database = services?.Database?.Describe() ?? (common.External is null ? "not started" : "unknown (external services)"),
+                HttpVersions = common.HttpVersions,
+                Conditions = services?.Applied(common.Conditions) ?? common.Conditions,
+            };
+            report = new RunReport(
+                run, options.Mode.ToString().ToLowerInvariant(), problems, SettingsFor(options), userCells, pacedCells,
+                PaperFindings.Compare(userCells, pacedCells), driverCheck, cleanup);
+            results.WriteAll(report, users?.Histograms ?? new Dictionary<string, LongHistogram>());
+            ConsoleReport.Write(report, results.Path);
+        }
+        finally
+        {
+            if (services is not null)
             {
-                problems.Add($"stopping the services: {e.Message}");
-                exit = ExitCodes.ServiceFailed;
+                await services.DisposeAsync();
             }
         }
-
-        var userCells = users?.Cells ?? [];
-        var pacedCells = paced?.Cells ?? [];
-        var cleanup = await CleanUpAsync(options, services, created, userCells, pacedCells);
-        var run = new RunDescription
-        {
-            Id = runId,
-            CommandLine = "dotnet run -c Release --project loadtests" + (args.Length > 0 ? " -- " + string.Join(' ', args.Select(Quote)) : ""),
-            Started = started,
-            Finished = DateTimeOffset.UtcNow,
-            Interrupted = interruption.Reason,
-            Machine = machine,
-            Pinning = pinned,
-            Services = services?.Description ?? "not started",
-            Database = services?.Database?.Describe() ?? (common.External is null ? "not started" : "unknown (external services)"),
-            HttpVersions = common.HttpVersions,
-            Conditions = common.Conditions,
-        };
-        var report = new RunReport(
-            run, options.Mode.ToString().ToLowerInvariant(), problems, SettingsFor(options), userCells, pacedCells,
-            PaperFindings.Compare(userCells, pacedCells), driverCheck, cleanup);
-        results.WriteAll(report, users?.Histograms ?? new Dictionary<string, LongHistogram>());
-        ConsoleReport.Write(report, results.Path);
 
         if (interruption.Requested)
         {

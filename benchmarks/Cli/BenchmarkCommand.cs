@@ -118,7 +118,7 @@ public static class BenchmarkCommand
                 Services = session.Description,
                 Pinning = pinning.Apply(),
                 HttpVersions = common.HttpVersions,
-                Conditions = common.Conditions,
+                Conditions = session.Applied(common.Conditions),
                 CommandLine = "dotnet run -c Release --project benchmarks" + (args.Length > 0 ? " -- " + string.Join(' ', args) : ""),
                 Started = started,
             };

@@ -37,6 +37,7 @@ public class Floor : ProtocolBenchmark
         var options = Run.ClientOptions with
         {
             Connections = Scenario == Catalogue.FloorNewConnection ? ConnectionPolicy.New : ConnectionPolicy.Reuse,
+            Compression = Compression.None,
         };
         var http2 = Protocol == Protocol.Grpc || (Transport == Transport.Https && options.HttpsUsesHttp2ForRestAndGraphQL);
         _http = new HttpClient(ClientHandlers.Create(options, _wire), disposeHandler: true)

@@ -31,9 +31,12 @@ public static class GrpcApiExtensions
                 // grpc-dotnet's own two, checked (CheckedRequests.cs): corrupt data is INVALID_ARGUMENT.
                 o.CompressionProviders =
                 [
-                    new CheckedCompressionProvider(new GzipCompressionProvider(CompressionLevel.Fastest)),
+                    // The level is for replies (Compression:Enabled), as REST's and GraphQL's: zlib's default, 6.
+                    new CheckedCompressionProvider(new GzipCompressionProvider(CompressionLevel.Optimal)),
                     new CheckedCompressionProvider(new DeflateCompressionProvider(CompressionLevel.Fastest)),
                 ];
+                // Compression:Enabled: replies gzip-compressed when the call accepts gzip (grpc-accept-encoding).
+                o.ResponseCompressionAlgorithm = CompressionOptions.IsEnabled(builder.Configuration) ? "gzip" : null;
             })
             // Only the project's services: the health Watch stream is meant to outlive any maximum call duration.
             .AddServiceOptions<PayloadsService>(o =>

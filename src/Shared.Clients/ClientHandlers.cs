@@ -5,40 +5,57 @@ using System.Net.Sockets;
 namespace ProtocolBench.Shared.Clients;
 
 /// <summary>
-/// Builds the one kind of HTTP handler every client uses: counted bytes and connections, exact trust, and the connection
-/// policy: pooled warm connections, or a new connection for every request.
+/// Builds the one kind of HTTP handler every client uses: counted bytes and connections, exact trust, the connection
+/// policy (pooled warm connections, or a new connection for every request) and the compression asked for.
 /// </summary>
 public static class ClientHandlers
 {
-    public static HttpMessageHandler Create(ClientOptions options, WireCounter counter)
+    /// <summary>For REST and GraphQL (and plain HTTP): asks for the compressed response by Accept-Encoding and decompresses it.</summary>
+    public static HttpMessageHandler Create(ClientOptions options, WireCounter counter) => Create(options, counter, options.Compression switch
+    {
+        Compression.Gzip => DecompressionMethods.GZip,
+        Compression.Brotli => DecompressionMethods.Brotli,
+        _ => DecompressionMethods.None,
+    });
+
+    /// <summary>For gRPC, which compresses its messages itself (grpc-encoding) and never the HTTP body.</summary>
+    public static HttpMessageHandler CreateForGrpc(ClientOptions options, WireCounter counter) => Create(options, counter, DecompressionMethods.None);
+
+    private static HttpMessageHandler Create(ClientOptions options, WireCounter counter, DecompressionMethods decompression)
     {
         var tls = TlsTrust.Only(options.LoadTrustedCertificate());
         return options.Connections == ConnectionPolicy.New
-            ? new ConnectionPerRequestHandler(() => Pooled(options, tls, counter))
-            : Pooled(options, tls, counter);
+            ? new ConnectionPerRequestHandler(() => Pooled(options, tls, counter, decompression))
+            : Pooled(options, tls, counter, decompression);
     }
 
-    private static SocketsHttpHandler Pooled(ClientOptions options, SslClientAuthenticationOptions tls, WireCounter counter) => new()
+    private static SocketsHttpHandler Pooled(
+        ClientOptions options, SslClientAuthenticationOptions tls, WireCounter counter, DecompressionMethods decompression) => new()
     {
         PooledConnectionLifetime = Timeout.InfiniteTimeSpan,
         PooledConnectionIdleTimeout = TimeSpan.FromMinutes(5),
         MaxConnectionsPerServer = options.MaxConnectionsPerServer,
         EnableMultipleHttp2Connections = true,
         ConnectTimeout = options.ConnectTimeout,
-        AutomaticDecompression = DecompressionMethods.None,
+        // Below the counting stream, so the bytes counted are the compressed ones.
+        AutomaticDecompression = decompression,
         UseCookies = false,
         UseProxy = false,
-        ConnectCallback = (context, cancellationToken) => ConnectCountedAsync(context, counter, cancellationToken),
+        ConnectCallback = (context, cancellationToken) => ConnectCountedAsync(options.Addresses.Host, context, counter, cancellationToken),
         SslOptions = tls,
     };
 
+    /// <summary>
+    /// Connects to <paramref name="host"/> whatever name the URL has: HTTPS URLs name the certificate's host (localhost,
+    /// or --tls-host), which need not resolve to where the services are (another machine, or the namespace of --network).
+    /// </summary>
     private static async ValueTask<Stream> ConnectCountedAsync(
-        SocketsHttpConnectionContext context, WireCounter counter, CancellationToken cancellationToken)
+        string host, SocketsHttpConnectionContext context, WireCounter counter, CancellationToken cancellationToken)
     {
         var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
         try
         {
-            await socket.ConnectAsync(context.DnsEndPoint, cancellationToken);
+            await socket.ConnectAsync(new DnsEndPoint(host, context.DnsEndPoint.Port), cancellationToken);
             counter.AddConnection();
             return new CountingStream(new NetworkStream(socket, ownsSocket: true), counter);
         }

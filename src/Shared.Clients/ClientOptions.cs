@@ -92,6 +92,9 @@ public sealed record ClientOptions
     /// <summary>Reuse warm connections (the default) or open a new one, with its TLS handshake, for every request.</summary>
     public ConnectionPolicy Connections { get; init; } = ConnectionPolicy.Reuse;
 
+    /// <summary>Whether responses (and gRPC requests) travel compressed; the services compress only when started to (Compression:Enabled).</summary>
+    public Compression Compression { get; init; } = Compression.None;
+
     /// <summary>Use HTTP/2 for REST and GraphQL over HTTPS (ALPN h2) instead of HTTP/1.1. The default matches the papers: HTTP/1.1.</summary>
     public bool HttpsUsesHttp2ForRestAndGraphQL { get; init; }
 

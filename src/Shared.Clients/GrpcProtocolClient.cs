@@ -1,7 +1,9 @@
+using System.IO.Compression;
 using System.Runtime.InteropServices;
 using Google.Protobuf;
 using Grpc.Core;
 using Grpc.Net.Client;
+using Grpc.Net.Compression;
 using ProtocolBench.Shared.Domain;
 using ProtocolBench.Shared.Domain.Authors;
 
@@ -20,18 +22,25 @@ public sealed class GrpcProtocolClient : IProtocolClient
     private readonly V1.Payloads.PayloadsClient _payloads;
     private readonly V1.Authors.AuthorsClient _authors;
     private readonly TimeSpan _callTimeout;
+    private readonly Metadata? _headers;
 
     public GrpcProtocolClient(Transport transport, ClientOptions options)
     {
         Transport = transport;
         _callTimeout = options.CallTimeout;
+        var compressed = options.Compression != Compression.None;
         _channel = GrpcChannel.ForAddress(options.Addresses.BaseUri(Protocol.Grpc, transport), new GrpcChannelOptions
         {
-            HttpHandler = ClientHandlers.Create(options, Wire),
+            HttpHandler = ClientHandlers.CreateForGrpc(options, Wire),
             DisposeHttpClient = true,
             MaxReceiveMessageSize = options.GrpcMaxReceiveMessageSize,
             MaxSendMessageSize = MaxSendMessageBytes,
+            // grpc-accept-encoding: gzip (at zlib's default level, as the services) when compressing, otherwise identity
+            // alone, so that a service that compresses does not unless asked to, as with Accept-Encoding over HTTP.
+            CompressionProviders = compressed ? [new GzipCompressionProvider(CompressionLevel.Optimal)] : [],
         });
+        // Requests compressed too: grpc-dotnet reads this header, sends grpc-encoding: gzip and does not transmit it.
+        _headers = compressed ? new Metadata { { "grpc-internal-encoding-request", "gzip" } } : null;
         _payloads = new V1.Payloads.PayloadsClient(_channel);
         _authors = new V1.Authors.AuthorsClient(_channel);
     }
@@ -136,7 +145,7 @@ public sealed class GrpcProtocolClient : IProtocolClient
     }
 
     private CallOptions Options(CancellationToken cancellationToken) =>
-        new(deadline: DateTime.UtcNow + _callTimeout, cancellationToken: cancellationToken);
+        new(headers: _headers, deadline: DateTime.UtcNow + _callTimeout, cancellationToken: cancellationToken);
 
     private static async Task<T> UnaryAsync<T>(AsyncUnaryCall<T> call, CancellationToken cancellationToken)
     {

@@ -1,3 +1,4 @@
+using System.IO.Compression;
 using System.Net;
 using System.Text.Json;
 using Microsoft.AspNetCore.Builder;
@@ -7,6 +8,7 @@ using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Timeouts;
+using Microsoft.AspNetCore.ResponseCompression;
 using Microsoft.AspNetCore.Routing;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.Configuration;
@@ -77,6 +79,20 @@ public static class ServiceDefaults
         });
         builder.Services.AddHostedService<StdinLifeline>();
         builder.Services.AddSingleton<ResponseBudget>();
+        if (CompressionOptions.IsEnabled(builder.Configuration))
+        {
+            builder.Services.AddResponseCompression(o =>
+            {
+                o.EnableForHttps = true;
+                o.Providers.Add<BrotliCompressionProvider>();
+                o.Providers.Add<GzipCompressionProvider>();
+                o.MimeTypes = [.. ResponseCompressionDefaults.MimeTypes, "application/graphql-response+json"];
+            });
+            // zlib's default level (6) and .NET's "optimal" Brotli (quality 4), as most servers and libraries compress.
+            builder.Services.Configure<BrotliCompressionProviderOptions>(o => o.Level = CompressionLevel.Optimal);
+            builder.Services.Configure<GzipCompressionProviderOptions>(o => o.Level = CompressionLevel.Optimal);
+        }
+
         builder.WebHost.ConfigureKestrel(ConfigureKestrel);
         return builder;
     }
@@ -85,9 +101,18 @@ public static class ServiceDefaults
     public static TimeSpan RequestTimeout(IConfiguration configuration) =>
         TimeSpan.FromSeconds(configuration.GetValue("Requests:TimeoutSeconds", 30));
 
-    /// <summary>Middleware every HTTP service runs first: the server-side request timeout, and 4xx for malformed framing.</summary>
+    /// <summary>
+    /// Middleware every HTTP service runs first: response compression when enabled, 4xx for malformed framing, the
+    /// server-side request timeout and the response budget.
+    /// </summary>
     public static WebApplication UseServiceDefaults(this WebApplication app)
     {
+        if (CompressionOptions.IsEnabled(app.Configuration))
+        {
+            // Outermost, so that everything after it (the budget counts the uncompressed size) writes through it.
+            app.UseResponseCompression();
+        }
+
         app.UseMalformedRequestAnswers();
         app.UseRequestTimeouts();
         app.UseResponseBudget();
@@ -138,6 +163,7 @@ public static class ServiceDefaults
         Console.WriteLine(
             $"{serviceName} ready (pid {Environment.ProcessId}): http://{endpoints.Address}:{http} " +
             $"[{Describe(endpoints.CleartextProtocols)}], https://{endpoints.Address}:{https} [h2, http/1.1]; {database}; " +
+            (CompressionOptions.IsEnabled(app.Configuration) ? "responses compressed when asked; " : "") +
             $".NET {Environment.Version}, {(System.Runtime.GCSettings.IsServerGC ? "server" : "workstation")} GC");
         await app.WaitForShutdownAsync();
         return 0;

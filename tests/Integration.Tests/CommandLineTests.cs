@@ -63,9 +63,33 @@ public sealed class CommandLineTests
     }
 
     [Theory]
+    [InlineData("gzip", Shared.Clients.Compression.Gzip)]
+    [InlineData("br", Shared.Clients.Compression.Brotli)]
+    public void CompressionReachesEveryClientAndTheServices(string value, Shared.Clients.Compression expected)
+    {
+        var settings = Read("--compression", value);
+
+        Assert.Equal(expected, settings.ClientOptions(settings.Addresses).Compression);
+        Assert.Equal("true", settings.Conditions.ServiceSettings["Compression:Enabled"]);
+        Assert.Empty(Read().Conditions.ServiceSettings);
+    }
+
+    [Theory]
+    [InlineData("--external", "10.0.0.5")]
+    [InlineData("--connection-string", "Host=127.0.0.1;Database=x")]
+    public void AShapedNetworkGoesWithServicesStartedHereOnSqliteOnly(string option, string value)
+    {
+        var error = Assert.Throws<UsageException>(() => Read("--network", "lan-100m", option, value));
+
+        Assert.Contains("--network", error.Message);
+    }
+
+    [Theory]
     [InlineData("--ports", "1,2")]
     [InlineData("--database", "oracle")]
     [InlineData("--connections", "sometimes")]
+    [InlineData("--compression", "zip")]
+    [InlineData("--network", "rate=fast")]
     public void BadValuesAreParseErrorsNamingTheOption(string option, string value)
     {
         var (root, _) = Root();

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Text.RegularExpressions;
 using ProtocolBench.Integration.Tests.Infrastructure;
+using ProtocolBench.Lab.Network;
 using ProtocolBench.Lab.Services;
 
 namespace ProtocolBench.Integration.Tests;
@@ -182,6 +183,37 @@ public sealed partial class CommandTests : IDisposable
         }
     }
 
+    /// <summary>
+    /// --network: the services run in a namespace of this command's own (pb-PID); on SIGTERM the command removes it, with
+    /// the veth pair and the qdiscs, before it exits; killed with SIGKILL it cannot, and the next run removes what it left.
+    /// </summary>
+    [Fact]
+    public async Task OnAShapedLinkSigtermRemovesTheNamespaceAndSigkillLeavesItForTheNextRunToRemove()
+    {
+        SkipUnlessLinux();
+        Assert.SkipWhen(ShapedLink.Unavailable() is not null, ShapedLink.Unavailable() ?? "");
+        foreach (var signal in new[] { "TERM", "KILL" })
+        {
+            await using var command = StartBenchmark("--smoke", "--network", "rate=200mbit");
+            var pids = await command.ServicePidsAsync("GraphQL.Api", "Grpc.Service", "Rest.Api");
+            await command.WaitForLineAsync(line => FirstCell().IsMatch(line), StartTimeout);
+            var mine = new[] { $"pb-{command.Id}", $"pbh{command.Id}" };
+            Assert.Equal(mine, (await ShapedLink.ListAsync(Token)).Intersect(mine));
+
+            command.Signal(signal);
+
+            await command.ExitCodeAsync(ExitTimeout);
+            await AssertAllGoneWithinAsync(pids, TimeSpan.FromSeconds(20));
+            if (signal == "KILL")
+            {
+                Assert.NotEmpty((await ShapedLink.ListAsync(Token)).Intersect(mine));
+                await ShapedLink.RemoveLeftoversAsync(_ => { }, Token);
+            }
+
+            Assert.Empty((await ShapedLink.ListAsync(Token)).Intersect(mine));
+        }
+    }
+
     private CommandProcess StartBenchmark(params string[] job) => CommandProcess.Start(
         "benchmarks", "ProtocolBench.Benchmarks.dll",
         [.. job.Length == 0 ? ["--smoke"] : job, "--no-pin", "--ports", "auto", "--database", "sqlite", "--connection-string", Database,
@@ -228,6 +260,8 @@ public sealed partial class CommandTests : IDisposable
         private readonly SemaphoreSlim _changed = new(0);
 
         private CommandProcess(Process process) => _process = process;
+
+        public int Id => _process.Id;
 
         public string Output
         {

@@ -3,6 +3,7 @@ using System.CommandLine.Help;
 using System.CommandLine.Parsing;
 using System.Globalization;
 using System.Net;
+using ProtocolBench.Lab.Network;
 using ProtocolBench.Shared.Clients;
 using ProtocolBench.Shared.Domain.Data;
 
@@ -85,9 +86,28 @@ public sealed class CommonOptions
         CustomParser = result => Parse(result, Conditions.ParseConnections),
     };
 
+    public Option<Compression> Compression { get; } = new("--compression")
+    {
+        Description = "none; gzip or br: the services compress REST's and GraphQL's JSON responses (Accept-Encoding) and gRPC's " +
+                      "messages both ways (grpc-encoding: gzip, also for br); with --external start them with --Compression:Enabled=true",
+        HelpName = "none|gzip|br",
+        DefaultValueFactory = _ => Shared.Clients.Compression.None,
+        CustomParser = result => Parse(result, Conditions.ParseCompression),
+    };
+
+    public Option<NetworkProfile> Network { get; } = new("--network")
+    {
+        Description = "loopback; lan-1g, lan-100m, wan or rate=R,delay=D,jitter=J,loss=L (e.g. rate=100mbit,delay=20ms,loss=0.1%): the " +
+                      "services in a network namespace of their own behind a veth pair shaped by tc (htb; netem where the kernel " +
+                      "has it). Needs root or CAP_NET_ADMIN, SQLite, and no --external",
+        HelpName = "PROFILE",
+        DefaultValueFactory = _ => NetworkProfile.Loopback,
+        CustomParser = result => Parse(result, NetworkProfile.Parse),
+    };
+
     public void AddTo(Command command)
     {
-        foreach (var option in new Option[] { External, TlsHost, Ports, Database, ConnectionString, Results, NoPin, ServerCpus, ClientCpus, Http2, Connections })
+        foreach (var option in new Option[] { External, TlsHost, Ports, Database, ConnectionString, Results, NoPin, ServerCpus, ClientCpus, Http2, Connections, Compression, Network })
         {
             command.Options.Add(option);
         }
@@ -121,6 +141,25 @@ public sealed class CommonOptions
             throw new UsageException("--tls-host goes with --external: the services started here are reached as localhost.");
         }
 
+        var network = result.GetValue(Network)!;
+        if (!network.IsLoopback)
+        {
+            if (external is not null)
+            {
+                throw new UsageException("--network shapes the link to services this command starts in a namespace of their own: it does not go with --external.");
+            }
+
+            if (provider == DatabaseProvider.PostgreSQL)
+            {
+                throw new UsageException("--network runs the services in a network namespace of their own, which cannot reach a PostgreSQL on this machine's loopback: use SQLite (the default) with --network.");
+            }
+
+            if (ShapedLink.Unavailable() is { } why)
+            {
+                throw new UsageException(why);
+            }
+        }
+
         // With --external the database is the one the services already use: known only when the user says which.
         var database = external is null || databaseGiven || connection is not null
             ? new DatabaseOptions { Provider = provider, ConnectionString = connection }
@@ -128,7 +167,7 @@ public sealed class CommonOptions
         return new CommonSettings(
             external, addresses, database, result.GetValue(Results), result.GetValue(NoPin), result.GetValue(Http2),
             result.GetValue(ServerCpus), result.GetValue(ClientCpus),
-            new Conditions { Connections = result.GetValue(Connections) });
+            new Conditions { Connections = result.GetValue(Connections), Compression = result.GetValue(Compression), Network = network });
     }
 
     /// <summary>

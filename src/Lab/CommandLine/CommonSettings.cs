@@ -23,6 +23,7 @@ public sealed record CommonSettings(
         TrustedCertificatePath = ProjectPaths.TrustedCertificate,
         HttpsUsesHttp2ForRestAndGraphQL = Http2,
         Connections = Conditions.Connections,
+        Compression = Conditions.Compression,
     };
 
     /// <summary>The HTTP version of each protocol on each transport, as both reports state it.</summary>

@@ -38,6 +38,9 @@ public sealed record LaunchOptions
     /// </summary>
     public bool PromoteHotCodeAtOnce { get; init; }
 
+    /// <summary>A network namespace to run the services in (ip netns exec), for --network; null: this machine's own.</summary>
+    public string? NetworkNamespace { get; init; }
+
     public string RepositoryRoot { get; init; } = ProjectPaths.RootOrCurrent;
 
     public static string BuildConfiguration =>

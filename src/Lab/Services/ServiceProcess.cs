@@ -72,11 +72,19 @@ public sealed partial class ServiceProcess : IDisposable
             RedirectStandardError = true,
             UseShellExecute = false,
         };
-        if (Pinning.Prefix(options.ServerCpus) is [var taskset, .. var pin])
+        // ip netns exec and taskset each exec the next program, so the process started is the service (its pid too).
+        string[] prefix =
+        [
+            .. options.NetworkNamespace is { } space ? ["ip", "netns", "exec", space] : Array.Empty<string>(),
+            .. Pinning.Prefix(options.ServerCpus),
+        ];
+        if (prefix.Length > 0)
         {
-            info.FileName = taskset;
-            pin.ForEach(info.ArgumentList.Add);
-            info.ArgumentList.Add("dotnet");
+            info.FileName = prefix[0];
+            foreach (var argument in prefix.Skip(1).Append("dotnet"))
+            {
+                info.ArgumentList.Add(argument);
+            }
         }
 
         foreach (var argument in arguments)

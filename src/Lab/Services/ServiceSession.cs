@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using ProtocolBench.Lab.CommandLine;
+using ProtocolBench.Lab.Network;
 using ProtocolBench.Shared.Clients;
 using ProtocolBench.Shared.Domain.Data;
 using ProtocolBench.Shared.Hosting;
@@ -67,28 +68,52 @@ public sealed class ServiceSession : IAsyncDisposable
     /// otherwise make the certificate if there is none and start them on the settings' ports and database, pinned
     /// where the settings say.
     /// </summary>
-    public static Task<ServiceSession> OpenAsync(
+    public static async Task<ServiceSession> OpenAsync(
         CommonSettings settings, IReadOnlyList<Protocol> protocols, Action<string> log, CancellationToken stopping)
     {
         if (settings.External is not null)
         {
-            return ConnectAsync(settings.Addresses, protocols, settings.Database, log, stopping);
+            return await ConnectAsync(settings.Addresses, protocols, settings.Database, log, stopping);
         }
 
         log(EnsureCertificate());
-        return StartAsync(
-            new LaunchOptions
+        var network = settings.Conditions.Network;
+        var link = network.IsLoopback ? null : await ShapedLink.CreateAsync(network, log, stopping);
+        try
+        {
+            var session = await StartAsync(
+                new LaunchOptions
+                {
+                    Addresses = link is null ? settings.Addresses : settings.Addresses with { Host = link.ServiceAddress },
+                    Services = ServiceSpec.All.Where(s => protocols.Contains(s.Protocol)).ToList(),
+                    Provider = settings.Database!.Provider,
+                    ConnectionString = settings.Database.ConnectionString,
+                    ServerCpus = settings.Pinning.ServerCpus,
+                    PromoteHotCodeAtOnce = true,
+                    Settings = settings.Conditions.ServiceSettings,
+                    NetworkNamespace = link?.Namespace,
+                },
+                log,
+                stopping);
+            session.Link = link;
+            return session;
+        }
+        catch
+        {
+            if (link is not null)
             {
-                Addresses = settings.Addresses,
-                Services = ServiceSpec.All.Where(s => protocols.Contains(s.Protocol)).ToList(),
-                Provider = settings.Database!.Provider,
-                ConnectionString = settings.Database.ConnectionString,
-                ServerCpus = settings.Pinning.ServerCpus,
-                PromoteHotCodeAtOnce = true,
-            },
-            log,
-            stopping);
+                await link.DisposeAsync();
+            }
+
+            throw;
+        }
     }
+
+    /// <summary>The shaped link the services are reached over (--network), removed when the session is disposed; null on loopback.</summary>
+    public ShapedLink? Link { get; private set; }
+
+    /// <summary>The run's conditions as they were applied: the link as made, with what could not be emulated.</summary>
+    public Conditions Applied(Conditions asked) => asked with { NetworkLink = Link?.Describe() };
 
     /// <summary>Makes the project's certificate unless it exists (or again, with <paramref name="force"/>); says which.</summary>
     public static string EnsureCertificate(bool force = false) =>
@@ -211,10 +236,22 @@ public sealed class ServiceSession : IAsyncDisposable
     public async ValueTask DisposeAsync()
     {
         AppDomain.CurrentDomain.ProcessExit -= KillOnExit;
-        await StopAsync();
-        foreach (var alive in _alive.Values)
+        try
         {
-            alive.Dispose();
+            await StopAsync();
+        }
+        finally
+        {
+            // Even when a service would not stop: the namespace goes (its processes with it once they end).
+            if (Link is not null)
+            {
+                await Link.DisposeAsync();
+            }
+
+            foreach (var alive in _alive.Values)
+            {
+                alive.Dispose();
+            }
         }
     }
 

@@ -95,8 +95,12 @@ public abstract class ServicesFixture : IAsyncLifetime
             Provider = Provider,
             ConnectionString = ConnectionString,
             StartupTimeout = TimeSpan.FromSeconds(180),
+            Settings = Settings,
         });
     }
+
+    /// <summary>Extra "--Key=Value" settings for every service of this fixture.</summary>
+    protected virtual IReadOnlyDictionary<string, string> Settings => new Dictionary<string, string>();
 
     public async ValueTask DisposeAsync()
     {
@@ -119,7 +123,7 @@ public abstract class ServicesFixture : IAsyncLifetime
     protected virtual Task CleanUpDatabaseAsync() => Task.CompletedTask;
 }
 
-public sealed class SqliteServices : ServicesFixture
+public class SqliteServices : ServicesFixture
 {
     private readonly string _file = Path.Combine(Path.GetTempPath(), $"protocolbench-tests-{Guid.NewGuid():N}.db");
 
@@ -137,6 +141,12 @@ public sealed class SqliteServices : ServicesFixture
 
         return Task.CompletedTask;
     }
+}
+
+/// <summary>The services as --compression gzip|br starts them (Compression:Enabled), on a SQLite file of their own.</summary>
+public sealed class CompressingServices : SqliteServices
+{
+    protected override IReadOnlyDictionary<string, string> Settings => new Lab.Conditions { Compression = Compression.Gzip }.ServiceSettings;
 }
 
 /// <summary>

@@ -1,0 +1,289 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Text.RegularExpressions;
+using ProtocolBench.Lab.Services;
+
+namespace ProtocolBench.Lab.Network;
+
+/// <summary>
+/// The services' own network namespace, joined to this machine by a veth pair whose two ends are shaped by the kernel's
+/// qdiscs (iproute2's ip and tc): htb for the rate, netem for delay, jitter and loss where the kernel has it. Traffic
+/// goes only between the namespace and this machine (a /30 of two addresses, no route out). Everything is named after
+/// this process (pb-PID, pbhPID, pbnPID): disposing removes it, and a run killed before it could is cleaned up by the
+/// next one, which removes what belongs to processes that no longer exist.
+/// </summary>
+public sealed partial class ShapedLink : IAsyncDisposable
+{
+    private const string NamespacePrefix = "pb-";
+    private static readonly TimeSpan CommandTimeout = TimeSpan.FromSeconds(20);
+
+    private readonly string _hostDevice;
+    private readonly string _serviceDevice;
+    private bool _disposed;
+
+    private ShapedLink(NetworkProfile profile, int id, bool netem)
+    {
+        Profile = profile;
+        Namespace = NamespacePrefix + id.ToString(CultureInfo.InvariantCulture);
+        _hostDevice = "pbh" + id.ToString(CultureInfo.InvariantCulture);
+        _serviceDevice = "pbn" + id.ToString(CultureInfo.InvariantCulture);
+        // A /30 of its own in 10.177.0.0/16 from the id's low 14 bits: runs at the same time get different ones.
+        var subnet = (id & 0x3fff) * 4;
+        HostAddress = $"10.177.{subnet >> 8}.{(subnet & 0xff) + 1}";
+        ServiceAddress = $"10.177.{subnet >> 8}.{(subnet & 0xff) + 2}";
+        Netem = netem;
+    }
+
+    public NetworkProfile Profile { get; }
+
+    /// <summary>The network namespace the services run in (ip netns exec NAME ...).</summary>
+    public string Namespace { get; }
+
+    /// <summary>The services' address, inside the namespace.</summary>
+    public string ServiceAddress { get; }
+
+    /// <summary>This machine's end of the link.</summary>
+    public string HostAddress { get; }
+
+    /// <summary>Whether delay, jitter and loss were applied (netem); false when the kernel has no netem or none was asked.</summary>
+    public bool Netem { get; }
+
+    /// <summary>What a report says about the link, including what could not be emulated.</summary>
+    public string Describe() =>
+        $"{Profile.Name}: {Profile.Describe()}; the services in network namespace {Namespace} behind a veth pair " +
+        $"({HostAddress} ↔ {ServiceAddress}), {Shaping}" + (Profile.NeedsNetem && !Netem ? $"; {NotEmulated}" : "");
+
+    /// <summary>Said once when the profile asks for delay, jitter or loss and the kernel cannot.</summary>
+    public const string NotEmulated = "delay, jitter and loss NOT emulated: this kernel has no netem (sch_netem); only the rate is shaped";
+
+    private string Shaping => Profile.BitsPerSecond is { } rate
+        ? $"each end's egress shaped by htb at {NetworkProfile.TcRate(rate)}" + (Netem ? " with netem below it" : "")
+        : Netem ? "each end's egress delayed by netem" : "nothing shaped";
+
+    /// <summary>
+    /// Why --network cannot work here (iproute2 missing, neither root nor CAP_NET_ADMIN), in one line; null when it can.
+    /// Checked before anything starts, so the command refuses at once (exit 2).
+    /// </summary>
+    public static string? Unavailable()
+    {
+        if (!OperatingSystem.IsLinux())
+        {
+            return "--network needs Linux (network namespaces, veth pairs and tc qdiscs): leave out --network.";
+        }
+
+        if (new[] { "ip", "tc" }.FirstOrDefault(tool => FindTool(tool) is null) is { } missing)
+        {
+            return $"--network needs iproute2's {missing}, which is not installed: apt-get install iproute2.";
+        }
+
+        // CAP_NET_ADMIN is bit 12 of the effective capabilities (root has it unless a container took it away).
+        var capabilities = File.ReadLines("/proc/self/status").FirstOrDefault(l => l.StartsWith("CapEff:", StringComparison.Ordinal))?.Split(':')[1].Trim();
+        var netAdmin = capabilities is not null && (ulong.Parse(capabilities, NumberStyles.HexNumber, CultureInfo.InvariantCulture) & (1UL << 12)) != 0;
+        return netAdmin
+            ? null
+            : "--network needs root or CAP_NET_ADMIN to make a network namespace and shape its link: run as root (sudo), or leave out --network.";
+    }
+
+    /// <summary>
+    /// Makes the namespace and the shaped link for <paramref name="profile"/>, after removing what killed runs left.
+    /// Throws <see cref="LaunchException"/> with the command that failed and what it said.
+    /// </summary>
+    public static async Task<ShapedLink> CreateAsync(NetworkProfile profile, Action<string> log, CancellationToken cancellationToken)
+    {
+        await RemoveLeftoversAsync(log, cancellationToken);
+        var id = Environment.ProcessId;
+        var probe = new ShapedLink(profile, id, netem: false);
+        await probe.RemoveAsync(cancellationToken);
+        ShapedLink? link = null;
+        try
+        {
+            await RunAsync(["ip", "netns", "add", probe.Namespace], cancellationToken);
+            await RunAsync(["ip", "link", "add", probe._hostDevice, "type", "veth", "peer", "name", probe._serviceDevice, "netns", probe.Namespace], cancellationToken);
+            await RunAsync(["ip", "addr", "add", probe.HostAddress + "/30", "dev", probe._hostDevice], cancellationToken);
+            await RunAsync(["ip", "link", "set", probe._hostDevice, "up"], cancellationToken);
+            await RunAsync(["ip", "-n", probe.Namespace, "addr", "add", probe.ServiceAddress + "/30", "dev", probe._serviceDevice], cancellationToken);
+            await RunAsync(["ip", "-n", probe.Namespace, "link", "set", probe._serviceDevice, "up"], cancellationToken);
+            await RunAsync(["ip", "-n", probe.Namespace, "link", "set", "lo", "up"], cancellationToken);
+
+            var netem = profile.NeedsNetem && await ShapeAsync(profile, null, probe._hostDevice, tryNetem: true, cancellationToken);
+            if (profile.NeedsNetem && !netem)
+            {
+                log(NotEmulated + ".");
+            }
+            else if (!profile.NeedsNetem)
+            {
+                await ShapeAsync(profile, null, probe._hostDevice, tryNetem: false, cancellationToken);
+            }
+
+            await ShapeAsync(profile, probe.Namespace, probe._serviceDevice, tryNetem: netem, cancellationToken);
+            link = new ShapedLink(profile, id, netem);
+            log($"Network: {profile.Name}, the services in network namespace {link.Namespace} ({link.HostAddress} ↔ {link.ServiceAddress}), {link.Shaping}");
+            return link;
+        }
+        catch (NetworkCommandException e)
+        {
+            throw new LaunchException($"Could not make the shaped link for --network {profile.Name}: {e.Message}");
+        }
+        finally
+        {
+            if (link is null)
+            {
+                await probe.RemoveAsync(CancellationToken.None);
+            }
+        }
+    }
+
+    /// <summary>Removes the namespace (and with it its end of the veth pair and its qdiscs) and this machine's end.</summary>
+    public async ValueTask DisposeAsync()
+    {
+        if (_disposed)
+        {
+            return;
+        }
+
+        _disposed = true;
+        await RemoveAsync(CancellationToken.None);
+    }
+
+    /// <summary>The namespaces and links of ProtocolBench runs on this machine: "pb-PID" and "pbhPID" names.</summary>
+    public static async Task<IReadOnlyList<string>> ListAsync(CancellationToken cancellationToken = default)
+    {
+        var namespaces = (await RunAsync(["ip", "netns", "list"], cancellationToken))
+            .Split('\n', StringSplitOptions.RemoveEmptyEntries)
+            .Select(line => line.Split(' ')[0])
+            .Where(name => NamespaceName().IsMatch(name));
+        var links = HostDeviceName().Matches(await RunAsync(["ip", "-o", "link", "show"], cancellationToken)).Select(m => m.Groups[1].Value);
+        return [.. namespaces, .. links];
+    }
+
+    /// <summary>Removes what runs whose process is gone left behind (killed before they could clean up).</summary>
+    public static async Task RemoveLeftoversAsync(Action<string> log, CancellationToken cancellationToken)
+    {
+        foreach (var name in await ListAsync(cancellationToken))
+        {
+            var id = int.Parse(name.TrimStart('p', 'b', 'h', '-'), CultureInfo.InvariantCulture);
+            if (id != Environment.ProcessId && !Directory.Exists($"/proc/{id}"))
+            {
+                await new ShapedLink(NetworkProfile.Loopback, id, netem: false).RemoveAsync(cancellationToken);
+                log($"Removed {name}, left by an earlier run (process {id} is gone).");
+            }
+        }
+    }
+
+    /// <summary>Shapes one end's egress: htb at the rate, netem below it (or alone); returns whether netem took.</summary>
+    private static async Task<bool> ShapeAsync(NetworkProfile profile, string? space, string device, bool tryNetem, CancellationToken cancellationToken)
+    {
+        string[] Tc(params string[] args) => space is null ? ["tc", .. args] : ["tc", "-n", space, .. args];
+        var parent = "root";
+        if (profile.BitsPerSecond is { } rate)
+        {
+            var tcRate = NetworkProfile.TcRate(rate);
+            await RunAsync(Tc("qdisc", "add", "dev", device, "root", "handle", "1:", "htb", "default", "10"), cancellationToken);
+            // One class: its quantum only silences htb's warning about a large one (it shares nothing).
+            await RunAsync(Tc("class", "add", "dev", device, "parent", "1:", "classid", "1:10", "htb", "rate", tcRate, "ceil", tcRate, "quantum", "60000"), cancellationToken);
+            parent = "parent 1:10";
+        }
+
+        if (!tryNetem)
+        {
+            return false;
+        }
+
+        var netem = new List<string>(Tc(["qdisc", "add", "dev", device, .. parent.Split(' '), "handle", "10:", "netem"]));
+        if (profile.DelayMs > 0 || profile.JitterMs > 0)
+        {
+            netem.AddRange(["delay", Ms(profile.DelayMs)]);
+            if (profile.JitterMs > 0)
+            {
+                netem.Add(Ms(profile.JitterMs));
+            }
+        }
+
+        if (profile.LossPercent > 0)
+        {
+            netem.AddRange(["loss", profile.LossPercent.ToString("0.####", CultureInfo.InvariantCulture) + "%"]);
+        }
+
+        try
+        {
+            await RunAsync([.. netem], cancellationToken);
+            return true;
+        }
+        catch (NetworkCommandException e) when (e.Message.Contains("qdisc kind is unknown", StringComparison.OrdinalIgnoreCase))
+        {
+            return false;
+        }
+    }
+
+    private static string Ms(double ms) => (ms * 1000).ToString("0", CultureInfo.InvariantCulture) + "us";
+
+    private async Task RemoveAsync(CancellationToken cancellationToken)
+    {
+        foreach (var command in new[] { new[] { "ip", "netns", "del", Namespace }, ["ip", "link", "del", _hostDevice] })
+        {
+            try
+            {
+                await RunAsync(command, cancellationToken);
+            }
+            catch (NetworkCommandException)
+            {
+                // Already gone (deleting the namespace takes its veth end, and the pair goes with it).
+            }
+        }
+    }
+
+    /// <summary>Runs an iproute2 command; its standard output, or <see cref="NetworkCommandException"/> with what it said.</summary>
+    private static async Task<string> RunAsync(string[] command, CancellationToken cancellationToken)
+    {
+        var info = new ProcessStartInfo(command[0]) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        foreach (var argument in command.Skip(1))
+        {
+            info.ArgumentList.Add(argument);
+        }
+
+        Process process;
+        try
+        {
+            process = Process.Start(info)!;
+        }
+        catch (System.ComponentModel.Win32Exception e)
+        {
+            throw new NetworkCommandException($"{command[0]}: {e.Message}");
+        }
+
+        using (process)
+        using (var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken))
+        {
+            timeout.CancelAfter(CommandTimeout);
+            var output = process.StandardOutput.ReadToEndAsync(timeout.Token);
+            var error = process.StandardError.ReadToEndAsync(timeout.Token);
+            try
+            {
+                await process.WaitForExitAsync(timeout.Token);
+            }
+            catch (OperationCanceledException)
+            {
+                process.Kill();
+                throw new NetworkCommandException($"{string.Join(' ', command)}: no answer in {CommandTimeout.TotalSeconds:0} s");
+            }
+
+            return process.ExitCode == 0
+                ? await output
+                : throw new NetworkCommandException($"{string.Join(' ', command)}: {(await error).Trim()}");
+        }
+    }
+
+    private static string? FindTool(string name) =>
+        (Environment.GetEnvironmentVariable("PATH") ?? "").Split(':').Append("/usr/sbin").Append("/sbin")
+            .Select(directory => Path.Combine(directory, name))
+            .FirstOrDefault(File.Exists);
+
+    [GeneratedRegex(@"^pb-\d+$")]
+    private static partial Regex NamespaceName();
+
+    [GeneratedRegex(@"^\d+:\s+(pbh\d+)[@:]", RegexOptions.Multiline)]
+    private static partial Regex HostDeviceName();
+}
+
+/// <summary>An iproute2 command failed; the message is the command and what it printed.</summary>
+public sealed class NetworkCommandException(string message) : Exception(message);
