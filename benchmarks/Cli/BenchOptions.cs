@@ -41,6 +41,9 @@ public sealed record BenchOptions
     /// <summary>The arguments for BenchmarkSwitcher, in the order given.</summary>
     public IReadOnlyList<string> BenchmarkDotNetArgs { get; init; } = [];
 
+    /// <summary>Whether the run measures a selection rather than the whole suite: a filter of the user's, or a preset's scenarios.</summary>
+    public bool Selects => HasFilter || Common.Preset is not null;
+
     public bool HasFilter => BenchmarkDotNetArgs.Any(a =>
         a is "--filter" or "-f" or "--anyCategories" or "--allCategories" or "--attribute" || a.StartsWith("--filter=", StringComparison.Ordinal));
 

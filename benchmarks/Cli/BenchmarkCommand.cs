@@ -188,7 +188,7 @@ public static class BenchmarkCommand
             }
         }
 
-        checks.CheckResults(runFile, options.HasFilter);
+        checks.CheckResults(runFile, options.Selects);
         Console.WriteLine();
         Console.WriteLine(digest);
         Console.WriteLine($"Reports: {Path.Combine(results, SummaryWriter.HtmlFile)}");

@@ -22,7 +22,9 @@ public sealed partial class BenchmarkDotNetArguments
     public static (BenchmarkDotNetArguments? Arguments, string? Problem) Parse(BenchOptions options, IConfig suite)
     {
         var log = new AccumulationLogger();
-        string[] args = options.HasFilter ? [.. options.BenchmarkDotNetArgs] : [.. options.BenchmarkDotNetArgs, "--filter", "*"];
+        // Without a filter of the user's: a preset's scenarios (--as), or everything.
+        string[] args = options.HasFilter ? [.. options.BenchmarkDotNetArgs]
+            : [.. options.BenchmarkDotNetArgs, "--filter", .. options.Common.Preset?.BenchmarkFilters ?? ["*"]];
         var (parsed, config, _) = ConfigParser.Parse(args, log, suite);
         return parsed && config is not null ? (new(config), null) : (null, Problem(options.BenchmarkDotNetArgs, log.GetLog()));
     }

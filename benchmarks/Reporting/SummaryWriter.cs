@@ -143,6 +143,13 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
         return table;
     }
 
+    /// <summary>Whether the paper's figures were measured under this run's conditions, and what to run if not.</summary>
+    private string LikeWithLike => run.Conditions.Preset == "bolanowski"
+        ? "This run measured under the paper's set-up as far as it is known (--as bolanowski, docs/presets.md; see Network and " +
+          "Connections above for what could not be emulated)."
+        : "This run's conditions are not the paper's (see Network and Connections above): compare orders and ratios, not absolute " +
+          "times; --as bolanowski measures under the paper's set-up as far as it is known.";
+
     /// <summary>The floor measured under the run's connection policy: what every operation's time contains too.</summary>
     private Scenario Floor => run.Conditions.Connections == ConnectionPolicy.New ? Catalogue.FloorNewConnection : Catalogue.Floor;
 
@@ -270,7 +277,7 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
                 "The text gives the wire bytes ÷ REST's too.", null, RatioChart.Svg(results)),
             ("Times beside the paper",
                 "Our times in milliseconds, laid out like Bolanowski et al. 2022 (docs/methodology.md, \"The papers\"); the paper's medians in parentheses " +
-                "(two machines on a LAN, JMeter, 1 request/s). Bold: the named winner on that transport.",
+                "(two machines on a LAN, JMeter, 1 request/s). Bold: the named winner on that transport. " + LikeWithLike,
                 PaperTable(), null),
             ("Verdicts (the paper's Table 1)",
                 $"REST against gRPC as the paper compared them, by the same rule (the paper's \"both\" is our \"no clear winner\"). {verdictLine}",

@@ -9,6 +9,9 @@ namespace ProtocolBench.Lab;
 /// </summary>
 public sealed record Conditions
 {
+    /// <summary>--as: the paper whose set-up the run reproduces, or null.</summary>
+    public string? Preset { get; init; }
+
     /// <summary>--connections: reuse warm connections (the default) or open a new one for every request.</summary>
     public ConnectionPolicy Connections { get; init; } = ConnectionPolicy.Reuse;
 
@@ -29,6 +32,11 @@ public sealed record Conditions
     /// <summary>The rows of the setup table, one per condition.</summary>
     public IEnumerable<(string Name, string Value)> Describe()
     {
+        if (Preset is not null)
+        {
+            yield return ("Preset", PaperPreset.All.FirstOrDefault(p => p.Name == Preset)?.Describe() ?? Preset);
+        }
+
         yield return ("Network", NetworkLink ?? Network.Describe());
         yield return ("Connections", Connections == ConnectionPolicy.New
             ? "new for every request (--connections new): TCP connect, TLS handshake on HTTPS and the HTTP/2 preface each time; " +
@@ -48,6 +56,11 @@ public sealed record Conditions
     public IReadOnlyList<string> DifferencesFrom(Conditions other)
     {
         var differences = new List<string>();
+        if (Preset != other.Preset)
+        {
+            differences.Add($"preset {Preset ?? "none"} against {other.Preset ?? "none"}");
+        }
+
         if (Connections != other.Connections)
         {
             differences.Add($"connections {Name(Connections)} against {Name(other.Connections)}");

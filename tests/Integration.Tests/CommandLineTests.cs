@@ -74,6 +74,20 @@ public sealed class CommandLineTests
         Assert.Empty(Read().Conditions.ServiceSettings);
     }
 
+    [Fact]
+    public void APresetGivesItsPapersConditionsAndAnExplicitOptionWins()
+    {
+        var bolanowski = Read("--as", "bolanowski");
+        var reused = Read("--as", "bolanowski", "--connections", "reuse");
+
+        Assert.Equal("lan-100m", bolanowski.Conditions.Network.Name);
+        Assert.Equal(Shared.Clients.ConnectionPolicy.New, bolanowski.Conditions.Connections);
+        Assert.Equal("bolanowski", bolanowski.Conditions.Preset);
+        Assert.Contains("*Scenario: pdf,*", bolanowski.Preset!.BenchmarkFilters);
+        Assert.Equal(Shared.Clients.ConnectionPolicy.Reuse, reused.Conditions.Connections);
+        Assert.Equal("lan-100m", reused.Conditions.Network.Name);
+    }
+
     [Theory]
     [InlineData("--external", "10.0.0.5")]
     [InlineData("--connection-string", "Host=127.0.0.1;Database=x")]
@@ -90,6 +104,7 @@ public sealed class CommandLineTests
     [InlineData("--connections", "sometimes")]
     [InlineData("--compression", "zip")]
     [InlineData("--network", "rate=fast")]
+    [InlineData("--as", "smith")]
     public void BadValuesAreParseErrorsNamingTheOption(string option, string value)
     {
         var (root, _) = Root();

@@ -105,9 +105,18 @@ public sealed class CommonOptions
         CustomParser = result => Parse(result, NetworkProfile.Parse),
     };
 
+    public Option<PaperPreset?> As { get; } = new("--as")
+    {
+        Description = "A paper's set-up as far as it is known (docs/presets.md): bolanowski (100 Mbit/s LAN, a new connection per " +
+                      "request, HTTP/1.1, payloads I–VII; the load command's paced stream at 1/s), sliwa (virtual users, each with " +
+                      "its own connections; searches and create), kaminski (get one, list 100, create). Options given explicitly win",
+        HelpName = "PAPER",
+        CustomParser = result => Parse(result, PaperPreset.Parse),
+    };
+
     public void AddTo(Command command)
     {
-        foreach (var option in new Option[] { External, TlsHost, Ports, Database, ConnectionString, Results, NoPin, ServerCpus, ClientCpus, Http2, Connections, Compression, Network })
+        foreach (var option in new Option[] { External, TlsHost, Ports, Database, ConnectionString, Results, NoPin, ServerCpus, ClientCpus, Http2, Connections, Compression, Network, As })
         {
             command.Options.Add(option);
         }
@@ -141,7 +150,11 @@ public sealed class CommonOptions
             throw new UsageException("--tls-host goes with --external: the services started here are reached as localhost.");
         }
 
-        var network = result.GetValue(Network)!;
+        // A preset gives the conditions its paper measured under; an option given on the command line wins.
+        var preset = result.GetValue(As);
+        T Condition<T>(Option<T> option, T fromPreset) =>
+            preset is not null && result.GetResult(option) is null or { Implicit: true } ? fromPreset : result.GetValue(option)!;
+        var network = Condition(Network, preset?.Conditions.Network ?? NetworkProfile.Loopback);
         if (!network.IsLoopback)
         {
             if (external is not null)
@@ -167,7 +180,14 @@ public sealed class CommonOptions
         return new CommonSettings(
             external, addresses, database, result.GetValue(Results), result.GetValue(NoPin), result.GetValue(Http2),
             result.GetValue(ServerCpus), result.GetValue(ClientCpus),
-            new Conditions { Connections = result.GetValue(Connections), Compression = result.GetValue(Compression), Network = network });
+            new Conditions
+            {
+                Connections = Condition(Connections, preset?.Conditions.Connections ?? ConnectionPolicy.Reuse),
+                Compression = Condition(Compression, preset?.Conditions.Compression ?? Shared.Clients.Compression.None),
+                Network = network,
+                Preset = preset?.Name,
+            },
+            preset);
     }
 
     /// <summary>

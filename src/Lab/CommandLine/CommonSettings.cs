@@ -14,7 +14,8 @@ public sealed record CommonSettings(
     bool Http2,
     string? ServerCpus,
     string? ClientCpus,
-    Conditions Conditions)
+    Conditions Conditions,
+    PaperPreset? Preset = null)
 {
     /// <summary>How the clients reach <paramref name="addresses"/> under these settings; a command adds its own limits.</summary>
     public ClientOptions ClientOptions(ServiceAddresses addresses) => new()
