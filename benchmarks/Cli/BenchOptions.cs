@@ -32,8 +32,8 @@ public sealed record BenchOptions
     /// <summary>The seed of the rounds' shuffled orders; a run with the same seed measures in the same order.</summary>
     public int Seed { get; init; }
 
-    /// <summary>compare RESULTS_A RESULTS_B: the two run folders, or null for a measuring run.</summary>
-    public (string A, string B)? Compare { get; init; }
+    /// <summary>compare RESULTS_A RESULTS_B [...]: the run folders, or null for a measuring run.</summary>
+    public IReadOnlyList<string>? Compare { get; init; }
 
     /// <summary>report RESULTS: write a run's summary again from its summary.json, or null.</summary>
     public string? Rewrite { get; init; }
@@ -93,12 +93,17 @@ public sealed record BenchOptions
             root.Options.Add(option);
         }
 
-        var runA = new Argument<string>("RESULTS_A") { Description = "A results folder of the benchmark command (it holds summary.json)" };
-        var runB = new Argument<string>("RESULTS_B") { Description = "Another one, e.g. the same command run again" };
-        var compare = new Command("compare", "Compare two runs: per row whether they name the same winner, per cell how far the ratio to REST moved; exit 1 when a row names opposite winners under the same conditions")
+        var runs = new Argument<string[]>("RESULTS")
         {
-            runA,
-            runB,
+            Description = "Two or more results folders of the benchmark command (each holds summary.json): the same command run again, or runs under other conditions",
+            Arity = new ArgumentArity(2, 26),
+        };
+        var compare = new Command(
+            "compare",
+            "Compare runs: per row whether they name the same winner, per cell how far the ratio to REST moved (two runs); under different " +
+            "conditions, which ones flip each winner; exit 1 when a row names opposite winners under the same conditions")
+        {
+            runs,
         };
         root.Subcommands.Add(compare);
         var run = new Argument<string>("RESULTS") { Description = "A results folder of the benchmark command" };
@@ -120,7 +125,7 @@ public sealed record BenchOptions
 
         if (result.CommandResult.Command == compare)
         {
-            return (new BenchOptions { Common = common.Read(result), Compare = (result.GetValue(runA)!, result.GetValue(runB)!) }, ExitCodes.Ok);
+            return (new BenchOptions { Common = common.Read(result), Compare = result.GetValue(runs)! }, ExitCodes.Ok);
         }
 
         try

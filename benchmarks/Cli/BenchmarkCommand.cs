@@ -33,9 +33,9 @@ public static class BenchmarkCommand
             return parseExit;
         }
 
-        if (options.Compare is var (a, b))
+        if (options.Compare is { } runs)
         {
-            return CompareCommand.Run(a, b);
+            return runs.Count == 2 ? CompareCommand.Run(runs[0], runs[1]) : CompareCommand.Run(runs);
         }
 
         if (options.Rewrite is { } folder)

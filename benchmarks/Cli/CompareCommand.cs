@@ -1,5 +1,6 @@
 using ProtocolBench.Benchmarks.Reporting;
 using ProtocolBench.Lab;
+using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Benchmarks.Cli;
@@ -56,7 +57,7 @@ public static class CompareCommand
             var flipped = va.Named && vb.Named && !agree;
             same += agree ? 1 : 0;
             opposite += flipped ? 1 : 0;
-            var mark = agree ? "same    " : flipped ? "OPPOSITE" : "differs ";
+            var mark = agree ? "same    " : flipped ? (differences.Count > 0 ? "FLIPS   " : "OPPOSITE") : "differs ";
             Console.WriteLine($"{Row(scenario.Short, transport).PadRight(width)}  {mark}  A: {va.Describe()}  |  B: {vb.Describe()}");
             foreach (var protocol in Display.Protocols.Where(p => p != Protocol.Rest))
             {
@@ -77,10 +78,73 @@ public static class CompareCommand
         var summary = decided == 0
             ? "No row has a verdict in both runs (verdicts need two or more rounds)."
             : $"{same} of {decided} rows agree ({(double)same / decided:P0}): the same winner, or no clear winner in both; " +
-              $"{opposite} name opposite winners; ratios to REST within {RatioTolerance:P0} in {ratiosClose} of {ratios} cells " +
+              $"{opposite} {(differences.Count > 0 ? "flip their winner with the conditions" : "name opposite winners")}; ratios to REST within {RatioTolerance:P0} in {ratiosClose} of {ratios} cells " +
               $"({(ratios == 0 ? 0 : (double)ratiosClose / ratios):P0}).";
         Console.WriteLine(summary);
         return opposite > 0 && differences.Count == 0 ? ExitCodes.CheckFailed : ExitCodes.Ok;
+    }
+
+    /// <summary>
+    /// Three or more runs, typically the same selection under different conditions: per row each run's verdict and, where
+    /// two runs name different winners, the conditions they differ in: what decides the verdict. Exit 1 when two runs
+    /// under the same conditions name opposite winners.
+    /// </summary>
+    public static int Run(IReadOnlyList<string> paths)
+    {
+        var runs = new List<(string Label, RunFile File)>();
+        try
+        {
+            runs.AddRange(paths.Select((path, i) => (((char)('A' + i)).ToString(), RunFile.Load(path))));
+        }
+        catch (Exception e) when (e is IOException or InvalidDataException)
+        {
+            Console.Error.WriteLine(e.Message);
+            return ExitCodes.BadUsage;
+        }
+
+        foreach (var ((label, run), path) in runs.Zip(paths))
+        {
+            Console.WriteLine($"{label}: {path} ({Describe(run, run.Results)}; {run.Run.Conditions.Summary})");
+        }
+
+        Console.WriteLine();
+        var rows = Catalogue.All
+            .SelectMany(scenario => Display.Transports.Select(transport => (Scenario: scenario, Transport: transport)))
+            .Where(row => runs.Any(r => r.File.Results.Rows().Contains(row)))
+            .ToList();
+        var width = rows.Select(r => Row(r.Scenario.Short, r.Transport).Length).DefaultIfEmpty(10).Max();
+        int compared = 0, steady = 0, decidedByConditions = 0, opposite = 0;
+        foreach (var (scenario, transport) in rows)
+        {
+            var verdicts = runs
+                .Select(r => (r.Label, r.File.Run.Conditions, Verdict: r.File.Results.WinnerOf(scenario, transport)))
+                .Where(v => v.Verdict is { } verdict && verdict.Says != Verdict.Untested)
+                .ToList();
+            Console.WriteLine($"{Row(scenario.Short, transport).PadRight(width)}  " +
+                              string.Join("  |  ", verdicts.Select(v => $"{v.Label}: {v.Verdict!.Describe()}")));
+            // Every two runs whose verdicts differ (a winner and another, or a winner and none), with what their conditions differ in.
+            var changes = (from a in verdicts
+                           from b in verdicts
+                           where string.CompareOrdinal(a.Label, b.Label) < 0 && a.Verdict!.Says != b.Verdict!.Says
+                           select (a, b, Opposite: a.Verdict!.Named && b.Verdict!.Named, Differences: a.Conditions.DifferencesFrom(b.Conditions))).ToList();
+            foreach (var (a, b, isOpposite, differences) in changes)
+            {
+                var mark = differences.Count > 0 ? "changes " : isOpposite ? "OPPOSITE" : "differs ";
+                Console.WriteLine($"{"".PadRight(width)}  {mark} {a.Label} {a.Verdict!.Says} → {b.Label} {b.Verdict!.Says}: " +
+                                  (differences.Count == 0 ? "under the same conditions" : string.Join("; ", differences)));
+            }
+
+            compared += verdicts.Count > 1 ? 1 : 0;
+            opposite += changes.Any(c => c.Opposite && c.Differences.Count == 0) ? 1 : 0;
+            decidedByConditions += changes.Any(c => c.Differences.Count > 0) ? 1 : 0;
+            steady += changes.Count == 0 && verdicts.Count > 1 ? 1 : 0;
+        }
+
+        Console.WriteLine();
+        Console.WriteLine($"{rows.Count} rows, {compared} with a verdict in two or more runs: {steady} have the same verdict in every run; " +
+                          $"{decidedByConditions} change it with the conditions (the lines \"changes\" name the conditions that differ); " +
+                          $"{opposite} name opposite winners under the same conditions.");
+        return opposite > 0 ? ExitCodes.CheckFailed : ExitCodes.Ok;
     }
 
     private static string Row(string scenario, Transport transport) => $"{scenario}, {Display.Of(transport)}";

@@ -24,6 +24,12 @@ public sealed record Conditions
     /// <summary>The link as it was made (<see cref="ShapedLink.Describe"/>): what was shaped and what could not be emulated.</summary>
     public string? NetworkLink { get; init; }
 
+    /// <summary>"lan-100m, new connections, no compression (--as bolanowski)": the conditions in one line.</summary>
+    public string Summary =>
+        $"{Network.Name}, {(Connections == ConnectionPolicy.New ? "new" : "reused")} connections, " +
+        $"{(Compression == Compression.None ? "no" : Name(Compression))} compression" +
+        (Preset is null ? "" : $" (--as {Preset})");
+
     /// <summary>What the services this run starts must be told ("--Key=Value" settings).</summary>
     public IReadOnlyDictionary<string, string> ServiceSettings => Compression == Compression.None
         ? new Dictionary<string, string>()

@@ -80,18 +80,17 @@ public sealed class CommonOptions
     public Option<ConnectionPolicy> Connections { get; } = new("--connections")
     {
         Description = "reuse: warm connections kept open; new: a new connection for every request (TCP connect, TLS handshake on " +
-                      "HTTPS, HTTP/2 preface), as JMeter without keep-alive",
+                      "HTTPS, HTTP/2 preface), as JMeter without keep-alive [default: reuse]",
         HelpName = "reuse|new",
-        DefaultValueFactory = _ => ConnectionPolicy.Reuse,
         CustomParser = result => Parse(result, Conditions.ParseConnections),
     };
 
     public Option<Compression> Compression { get; } = new("--compression")
     {
         Description = "none; gzip or br: the services compress REST's and GraphQL's JSON responses (Accept-Encoding) and gRPC's " +
-                      "messages both ways (grpc-encoding: gzip, also for br); with --external start them with --Compression:Enabled=true",
+                      "messages both ways (grpc-encoding: gzip, also for br); with --external start them with --Compression:Enabled=true " +
+                      "[default: none]",
         HelpName = "none|gzip|br",
-        DefaultValueFactory = _ => Shared.Clients.Compression.None,
         CustomParser = result => Parse(result, Conditions.ParseCompression),
     };
 

@@ -21,7 +21,7 @@ public sealed partial class ShapedLink : IAsyncDisposable
     private readonly string _serviceDevice;
     private bool _disposed;
 
-    private ShapedLink(NetworkProfile profile, int id, bool netem)
+    private ShapedLink(NetworkProfile profile, int id)
     {
         Profile = profile;
         Namespace = NamespacePrefix + id.ToString(CultureInfo.InvariantCulture);
@@ -31,7 +31,6 @@ public sealed partial class ShapedLink : IAsyncDisposable
         var subnet = (id & 0x3fff) * 4;
         HostAddress = $"10.177.{subnet >> 8}.{(subnet & 0xff) + 1}";
         ServiceAddress = $"10.177.{subnet >> 8}.{(subnet & 0xff) + 2}";
-        Netem = netem;
     }
 
     public NetworkProfile Profile { get; }
@@ -46,7 +45,7 @@ public sealed partial class ShapedLink : IAsyncDisposable
     public string HostAddress { get; }
 
     /// <summary>Whether delay, jitter and loss were applied (netem); false when the kernel has no netem or none was asked.</summary>
-    public bool Netem { get; }
+    public bool Netem { get; private set; }
 
     /// <summary>What a report says about the link, including what could not be emulated.</summary>
     public string Describe() =>
@@ -91,33 +90,29 @@ public sealed partial class ShapedLink : IAsyncDisposable
     public static async Task<ShapedLink> CreateAsync(NetworkProfile profile, Action<string> log, CancellationToken cancellationToken)
     {
         await RemoveLeftoversAsync(log, cancellationToken);
-        var id = Environment.ProcessId;
-        var probe = new ShapedLink(profile, id, netem: false);
-        await probe.RemoveAsync(cancellationToken);
-        ShapedLink? link = null;
+        var link = new ShapedLink(profile, Environment.ProcessId);
+        await link.RemoveAsync(cancellationToken);
+        var made = false;
         try
         {
-            await RunAsync(["ip", "netns", "add", probe.Namespace], cancellationToken);
-            await RunAsync(["ip", "link", "add", probe._hostDevice, "type", "veth", "peer", "name", probe._serviceDevice, "netns", probe.Namespace], cancellationToken);
-            await RunAsync(["ip", "addr", "add", probe.HostAddress + "/30", "dev", probe._hostDevice], cancellationToken);
-            await RunAsync(["ip", "link", "set", probe._hostDevice, "up"], cancellationToken);
-            await RunAsync(["ip", "-n", probe.Namespace, "addr", "add", probe.ServiceAddress + "/30", "dev", probe._serviceDevice], cancellationToken);
-            await RunAsync(["ip", "-n", probe.Namespace, "link", "set", probe._serviceDevice, "up"], cancellationToken);
-            await RunAsync(["ip", "-n", probe.Namespace, "link", "set", "lo", "up"], cancellationToken);
+            await RunAsync(["ip", "netns", "add", link.Namespace], cancellationToken);
+            await RunAsync(["ip", "link", "add", link._hostDevice, "type", "veth", "peer", "name", link._serviceDevice, "netns", link.Namespace], cancellationToken);
+            await RunAsync(["ip", "addr", "add", link.HostAddress + "/30", "dev", link._hostDevice], cancellationToken);
+            await RunAsync(["ip", "link", "set", link._hostDevice, "up"], cancellationToken);
+            await RunAsync(["ip", "-n", link.Namespace, "addr", "add", link.ServiceAddress + "/30", "dev", link._serviceDevice], cancellationToken);
+            await RunAsync(["ip", "-n", link.Namespace, "link", "set", link._serviceDevice, "up"], cancellationToken);
+            await RunAsync(["ip", "-n", link.Namespace, "link", "set", "lo", "up"], cancellationToken);
 
-            var netem = profile.NeedsNetem && await ShapeAsync(profile, null, probe._hostDevice, tryNetem: true, cancellationToken);
-            if (profile.NeedsNetem && !netem)
+            // This machine's end first: whether netem takes there decides the other end's.
+            link.Netem = await ShapeAsync(profile, null, link._hostDevice, tryNetem: profile.NeedsNetem, cancellationToken);
+            if (profile.NeedsNetem && !link.Netem)
             {
                 log(NotEmulated + ".");
             }
-            else if (!profile.NeedsNetem)
-            {
-                await ShapeAsync(profile, null, probe._hostDevice, tryNetem: false, cancellationToken);
-            }
 
-            await ShapeAsync(profile, probe.Namespace, probe._serviceDevice, tryNetem: netem, cancellationToken);
-            link = new ShapedLink(profile, id, netem);
+            await ShapeAsync(profile, link.Namespace, link._serviceDevice, tryNetem: link.Netem, cancellationToken);
             log($"Network: {profile.Name}, the services in network namespace {link.Namespace} ({link.HostAddress} ↔ {link.ServiceAddress}), {link.Shaping}");
+            made = true;
             return link;
         }
         catch (NetworkCommandException e)
@@ -126,9 +121,9 @@ public sealed partial class ShapedLink : IAsyncDisposable
         }
         finally
         {
-            if (link is null)
+            if (!made)
             {
-                await probe.RemoveAsync(CancellationToken.None);
+                await link.RemoveAsync(CancellationToken.None);
             }
         }
     }
@@ -164,7 +159,7 @@ public sealed partial class ShapedLink : IAsyncDisposable
             var id = int.Parse(name.TrimStart('p', 'b', 'h', '-'), CultureInfo.InvariantCulture);
             if (id != Environment.ProcessId && !Directory.Exists($"/proc/{id}"))
             {
-                await new ShapedLink(NetworkProfile.Loopback, id, netem: false).RemoveAsync(cancellationToken);
+                await new ShapedLink(NetworkProfile.Loopback, id).RemoveAsync(cancellationToken);
                 log($"Removed {name}, left by an earlier run (process {id} is gone).");
             }
         }
