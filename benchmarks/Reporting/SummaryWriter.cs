@@ -266,6 +266,7 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
         var rule = $"A winner is named when its whole 95 % interval against every other protocol of the row lies beyond " +
                    $"{Verdict.PracticalDifference:P0}: with 95 % confidence it is at least that much faster; otherwise \"no clear winner\".";
 
+        var deciding = new DecidingTable(results, run.Conditions);
         var sections = new List<(string Title, string Intro, Table? Table, string? Svg)>
         {
             ("Environment", "", EnvironmentTable(), null),
@@ -303,6 +304,18 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
                     ? "This run opened a new connection for every request (--connections new): every time above contains this cost once."
                     : "This run reused warm connections (--connections reuse): no time above contains it; --connections new measures every operation with it."),
                 results.Has(Catalogue.FloorNewConnection) ? ConnectionTable() : null, null),
+            ("What decides each verdict",
+                "Per row, the two sides compared (REST and gRPC where the paper compared them, otherwise the row's two fastest), " +
+                "this run's verdict, and what would flip it, estimated from this run's parts: each time is processing (client, " +
+                "server, serialization) + the bytes above crossing the link at its rate + on new connections the cost of opening " +
+                "one (\"Opening a connection\"). Gap: the second side's time − the first's in those parts. The estimates move one " +
+                "condition at a time, round by round, and are read by the verdict rule with their 95 % interval over the rounds (\"not " +
+                "estimated\": taking the link or the opening away would leave less than a quarter of a side's measured time in some round, " +
+                "less than what the model leaves out); equal times at: the link rate at which the two sides cross; hidden by: a cost both pay alike " +
+                "per request (a link's round trips, a load tool's own time) above which the gap is under 10 %, as in the paper's " +
+                "\"both\" at 21–22 ms. Not modelled: a link's delay, TCP slow start, contention. The measured counterpart: " +
+                "`compare` over runs under each condition (docs/methodology.md, \"Conditions\"). " + deciding.Summary(),
+                deciding.Comparisons().Any() ? deciding.Table() : null, null),
             ("Where the time goes: shared work and protocol overhead",
                 "In process: the operation's domain floor, the Shared.Domain code every service calls (the same validation, query and " +
                 "files, a pooled DbContext per call as a request has), called in the benchmark process without any protocol in the " +

@@ -106,10 +106,13 @@ public sealed partial record NetworkProfile(string Name, long? BitsPerSecond = n
         : bitsPerSecond % 1_000 == 0 ? $"{bitsPerSecond / 1_000}kbit"
         : $"{bitsPerSecond}bit";
 
-    private static string Rate(long bitsPerSecond) =>
-        bitsPerSecond >= 1_000_000_000 ? $"{bitsPerSecond / 1e9:0.###} Gbit/s"
-        : bitsPerSecond >= 1_000_000 ? $"{bitsPerSecond / 1e6:0.###} Mbit/s"
-        : $"{bitsPerSecond / 1e3:0.###} kbit/s";
+    /// <summary>"100 Mbit/s", "1 Gbit/s", "35.2 Mbit/s".</summary>
+    public static string Rate(long bitsPerSecond) =>
+        bitsPerSecond >= 1_000_000_000 ? $"{Number(bitsPerSecond / 1e9)} Gbit/s"
+        : bitsPerSecond >= 1_000_000 ? $"{Number(bitsPerSecond / 1e6)} Mbit/s"
+        : $"{Number(bitsPerSecond / 1e3)} kbit/s";
+
+    private static string Number(double value) => value.ToString(value >= 100 ? "0" : value >= 10 ? "0.#" : "0.##", CultureInfo.InvariantCulture);
 
     private static double ParseMilliseconds(string value, string what)
     {
