@@ -310,8 +310,8 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
                 "server, serialization) + the bytes above crossing the link at its rate + on new connections the cost of opening " +
                 "one (\"Opening a connection\"). Gap: the second side's time − the first's in those parts. The estimates move one " +
                 "condition at a time, round by round, and are read by the verdict rule with their 95 % interval over the rounds (\"not " +
-                "estimated\": taking the link or the opening away would leave less than a quarter of a side's measured time in some round, " +
-                "less than what the model leaves out); equal times at: the link rate at which the two sides cross; hidden by: a cost both pay alike " +
+                "estimated\": the floors that give the opening's cost were not measured, or taking the link or the opening away would leave " +
+                "less than a quarter of a side's measured time, less than what the model leaves out); equal times at: the link rate at which the two sides cross; hidden by: a cost both pay alike " +
                 "per request (a link's round trips, a load tool's own time) above which the gap is under 10 %, as in the paper's " +
                 "\"both\" at 21–22 ms. Not modelled: a link's delay, TCP slow start, contention. The measured counterpart: " +
                 "`compare` over runs under each condition (docs/methodology.md, \"Conditions\"). " + deciding.Summary(),
