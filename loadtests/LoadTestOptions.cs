@@ -160,20 +160,18 @@ public sealed record LoadTestOptions
         {
             // With --quick an option keeps its --quick value unless it was given on the command line.
             var isQuick = result.GetValue(quick);
-            T Pick<T>(Option<T> option, T quickValue) => isQuick && result.GetResult(option) is null or { Implicit: true } ? quickValue : result.GetValue(option)!;
+            T Pick<T>(Option<T> option, T quickValue) => isQuick && !result.IsGiven(option) ? quickValue : result.GetValue(option)!;
 
             // With --as a paper's study, scenarios, protocols and pacing, unless given on the command line.
             var settings = common.Read(result);
             var preset = settings.Preset;
-            bool Implicit(Option option) => result.GetResult(option) is null or { Implicit: true };
-            var modeGiven = result.GetResult(mode) is { Implicit: false };
-            var chosenMode = preset is not null && !modeGiven ? (preset.Paced ? Mode.Paced : Mode.Users) : result.GetValue(mode);
+            var chosenMode = preset is not null && !result.IsGiven(mode) ? (preset.Paced ? Mode.Paced : Mode.Users) : result.GetValue(mode);
             var given = result.GetValue(scenarios) ?? (preset is null ? null : Scenarios([.. preset.Scenarios]));
             var options = new LoadTestOptions
             {
                 Common = settings,
                 Mode = chosenMode,
-                Protocols = preset is not null && Implicit(protocols) ? preset.Protocols : result.GetValue(protocols)!,
+                Protocols = preset is not null && !result.IsGiven(protocols) ? preset.Protocols : result.GetValue(protocols)!,
                 Transports = result.GetValue(transports)!,
                 Users = Pick(users, [1, 4]),
                 Requests = Pick(requests, 10),
@@ -181,11 +179,11 @@ public sealed record LoadTestOptions
                 WarmupTotal = Pick(warmupTotal, 10),
                 UserScenarios = given ?? (isQuick ? Scenarios("search-11", "search-111", "create") : DefaultUserScenarios),
                 PacedScenarios = given ?? (isQuick ? Scenarios("clone-hello") : DefaultPacedScenarios),
-                Rate = preset?.Pacing is { } pacing && !isQuick && Implicit(rate) ? pacing.Rate : Pick(rate, 5),
-                Count = preset?.Pacing is { } paced && !isQuick && Implicit(count) ? paced.Count : Pick(count, 10),
+                Rate = preset?.Pacing is { } pacing && !isQuick && !result.IsGiven(rate) ? pacing.Rate : Pick(rate, 5),
+                Count = preset?.Pacing is { } paced && !isQuick && !result.IsGiven(count) ? paced.Count : Pick(count, 10),
                 PacedWarmup = Pick(pacedWarmup, 5),
                 Timeout = TimeSpan.FromSeconds(Pick(timeout, 10)),
-                UsersPerHttp2Connection = preset?.UsersPerHttp2Connection is { } shared && Implicit(usersPerConnection)
+                UsersPerHttp2Connection = preset?.UsersPerHttp2Connection is { } shared && !result.IsGiven(usersPerConnection)
                     ? shared
                     : result.GetValue(usersPerConnection),
                 Quick = isQuick,

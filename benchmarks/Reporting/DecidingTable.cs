@@ -28,7 +28,11 @@ public sealed class DecidingTable(ResultSet results, Conditions conditions)
     /// Per row, the sides compared and their parts: REST and gRPC where the paper compared them, otherwise the row's two
     /// fastest; the parts from the run's times, and from each round's medians for the estimates' intervals.
     /// </summary>
-    public IEnumerable<Comparison> Comparisons()
+    public IReadOnlyList<Comparison> Comparisons => _comparisons ??= [.. Compare()];
+
+    private IReadOnlyList<Comparison>? _comparisons;
+
+    private IEnumerable<Comparison> Compare()
     {
         foreach (var (scenario, transport) in results.Rows().Where(r => r.Scenario.Group != ScenarioGroup.Floor))
         {
@@ -51,7 +55,7 @@ public sealed class DecidingTable(ResultSet results, Conditions conditions)
         var table = new Table(
             "Operation", "Transport", "Paper (Table 1)", "This run", "Gap (second − first)", $"With {OtherConnections} (est.)",
             $"{Capitalised(OtherLink)} (est.)", "Equal times at", "Hidden by", "What decides it") { TextColumns = 10 };
-        foreach (var comparison in Comparisons())
+        foreach (var comparison in Comparisons)
         {
             var (parts, here) = (comparison.Parts, comparison.Here);
             var (processing, transfer, opening) = parts.Gap();
@@ -77,7 +81,7 @@ public sealed class DecidingTable(ResultSet results, Conditions conditions)
     /// <summary>"Of 14 comparisons, 3 would change their verdict with new connections and 6 at 100 Mbit/s, ..."</summary>
     public string Summary()
     {
-        var comparisons = Comparisons().ToList();
+        var comparisons = Comparisons;
         if (comparisons.Count == 0)
         {
             return "No row had two protocols with their bytes measured.";
@@ -141,8 +145,7 @@ public sealed class DecidingTable(ResultSet results, Conditions conditions)
     private Side SideOf(CellResult cell, int? round)
     {
         double? Time(Timed? timed) => timed is null ? null : round is { } r ? timed.RoundMedian(r) : timed.Time;
-        var warm = results.Find(Catalogue.Floor, cell.Protocol, cell.Transport);
-        var cold = results.Find(Catalogue.FloorNewConnection, cell.Protocol, cell.Transport);
+        var (warm, cold) = results.Floors(cell.Protocol, cell.Transport);
         var setUp = Time(cold) - Time(warm);
         var setUpBytes = warm?.Wire is { } w && cold?.Wire is { } c ? c.TotalPerOp - w.TotalPerOp : 0;
         var bytes = cell.Wire!.TotalPerOp - (NewConnections ? setUpBytes : 0);

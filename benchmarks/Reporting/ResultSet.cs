@@ -18,6 +18,13 @@ public sealed class ResultSet(IReadOnlyList<CellResult> cells, IReadOnlyList<Dom
 
     public bool Has(Scenario scenario) => Cells.Any(c => c.Scenario == scenario);
 
+    /// <summary>
+    /// The transport floor on a warm connection and on a new one per call, for one protocol and transport: their
+    /// difference is what opening a connection costs, in time and in bytes.
+    /// </summary>
+    public (CellResult? Warm, CellResult? New) Floors(Protocol protocol, Transport transport) =>
+        (Find(Catalogue.Floor, protocol, transport), Find(Catalogue.FloorNewConnection, protocol, transport));
+
     /// <summary>The rows of the report: each scenario measured, on each transport.</summary>
     public IEnumerable<(Scenario Scenario, Transport Transport)> Rows() =>
         from scenario in Catalogue.All.Where(Has)

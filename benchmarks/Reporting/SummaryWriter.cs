@@ -201,8 +201,8 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
         var table = new Table(["", .. Columns().Select(c => Display.Of(c.Protocol, c.Transport))]);
         TableCell[] Row(Func<(Protocol Protocol, Transport Transport), string?> value) =>
             [.. Columns().Select(c => (TableCell)(value(c) ?? "–"))];
-        CellResult? Warm((Protocol Protocol, Transport Transport) c) => results.Find(Catalogue.Floor, c.Protocol, c.Transport);
-        CellResult? New((Protocol Protocol, Transport Transport) c) => results.Find(Catalogue.FloorNewConnection, c.Protocol, c.Transport);
+        CellResult? Warm((Protocol Protocol, Transport Transport) c) => results.Floors(c.Protocol, c.Transport).Warm;
+        CellResult? New((Protocol Protocol, Transport Transport) c) => results.Floors(c.Protocol, c.Transport).New;
         table.Add(["Floor, reused connection", .. Row(c => Warm(c) is { } warm ? Format.Time(warm.Time) : null)]);
         table.Add(["Floor, new connection", .. Row(c => New(c) is { } cold ? Format.Time(cold.Time) : null)]);
         table.Add(["Opening a connection", .. Row(c => Warm(c) is { } warm && New(c) is { } cold && Timed.Pairs(warm, cold) is var (x, y) && x.Length > 0
@@ -315,7 +315,7 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
                 "per request (a link's round trips, a load tool's own time) above which the gap is under 10 %, as in the paper's " +
                 "\"both\" at 21–22 ms. Not modelled: a link's delay, TCP slow start, contention. The measured counterpart: " +
                 "`compare` over runs under each condition (docs/methodology.md, \"Conditions\"). " + deciding.Summary(),
-                deciding.Comparisons().Any() ? deciding.Table() : null, null),
+                deciding.Comparisons.Count > 0 ? deciding.Table() : null, null),
             ("Where the time goes: shared work and protocol overhead",
                 "In process: the operation's domain floor, the Shared.Domain code every service calls (the same validation, query and " +
                 "files, a pooled DbContext per call as a request has), called in the benchmark process without any protocol in the " +

@@ -10,11 +10,14 @@ namespace ProtocolBench.Lab;
 /// </summary>
 public sealed record PaperPreset(string Name, string Paper, Conditions Conditions, IReadOnlyList<string> Scenarios)
 {
-    /// <summary>The load command's study for this paper: the paced stream (Bolanowski) or virtual users.</summary>
-    public bool Paced { get; init; }
-
-    /// <summary>The paced study's rate and requests per cell (the paper's 1 request/s; 60 s a cell rather than its 5 min).</summary>
+    /// <summary>
+    /// The paced study's rate and requests per cell (the paper's 1 request/s; 60 s a cell rather than its 5 min); null
+    /// for a paper of virtual users.
+    /// </summary>
     public (double Rate, int Count)? Pacing { get; init; }
+
+    /// <summary>The load command's study for this paper: the paced stream (Bolanowski) or virtual users.</summary>
+    public bool Paced => Pacing is not null;
 
     /// <summary>Virtual users sharing one HTTP/2 connection (k6 gives each of its users its own).</summary>
     public int? UsersPerHttp2Connection { get; init; }
@@ -28,7 +31,6 @@ public sealed record PaperPreset(string Name, string Paper, Conditions Condition
             new Conditions { Network = NetworkProfile.Named.Single(p => p.Name == "lan-100m"), Connections = ConnectionPolicy.New },
             ["clone-hello", "clone-lorem", "int-max", "ints", "sample", "text-file", "pdf"])
         {
-            Paced = true,
             Pacing = (1, 60),
             Protocols = [Protocol.Rest, Protocol.Grpc],
         },

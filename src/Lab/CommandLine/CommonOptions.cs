@@ -125,7 +125,7 @@ public sealed class CommonOptions
     public CommonSettings Read(ParseResult result)
     {
         var connection = result.GetValue(ConnectionString);
-        var databaseGiven = result.GetResult(Database) is { Implicit: false };
+        var databaseGiven = result.IsGiven(Database);
         var provider = !databaseGiven && connection is not null ? DatabaseProvider.PostgreSQL : result.GetValue(Database);
         if (provider == DatabaseProvider.PostgreSQL && string.IsNullOrWhiteSpace(connection))
         {
@@ -151,9 +151,10 @@ public sealed class CommonOptions
 
         // A preset gives the conditions its paper measured under; an option given on the command line wins.
         var preset = result.GetValue(As);
+        var presetConditions = preset?.Conditions ?? new Conditions();
         T Condition<T>(Option<T> option, T fromPreset) =>
-            preset is not null && result.GetResult(option) is null or { Implicit: true } ? fromPreset : result.GetValue(option)!;
-        var network = Condition(Network, preset?.Conditions.Network ?? NetworkProfile.Loopback);
+            preset is not null && !result.IsGiven(option) ? fromPreset : result.GetValue(option)!;
+        var network = Condition(Network, presetConditions.Network);
         if (!network.IsLoopback)
         {
             if (external is not null)
@@ -181,8 +182,8 @@ public sealed class CommonOptions
             result.GetValue(ServerCpus), result.GetValue(ClientCpus),
             new Conditions
             {
-                Connections = Condition(Connections, preset?.Conditions.Connections ?? ConnectionPolicy.Reuse),
-                Compression = Condition(Compression, preset?.Conditions.Compression ?? Shared.Clients.Compression.None),
+                Connections = Condition(Connections, presetConditions.Connections),
+                Compression = Condition(Compression, presetConditions.Compression),
                 Network = network,
                 Preset = preset?.Name,
             },
