@@ -27,8 +27,17 @@ internal static class ClientErrors
             return;
         }
 
-        context.ExecutionOptions.RequestServices?.GetService<ILoggerFactory>()?.CreateLogger("ProtocolBench.GraphQL.Api")
-            .LogError(context.OriginalException, "Unhandled exception in GraphQL field {Field}", context.FieldContext?.FieldDefinition.Name);
+        var logger = context.ExecutionOptions.RequestServices?.GetService<ILoggerFactory>()?.CreateLogger("ProtocolBench.GraphQL.Api");
+        // The execution's token is the request's RequestAborted.
+        if (MalformedRequests.IsClientAbort(context.OriginalException, context.ExecutionOptions.CancellationToken))
+        {
+            logger?.LogDebug("The client went away during GraphQL field {Field}: {Reason}", context.FieldContext?.FieldDefinition.Name, context.OriginalException.Message);
+        }
+        else
+        {
+            logger?.LogError(context.OriginalException, "Unhandled exception in GraphQL field {Field}", context.FieldContext?.FieldDefinition.Name);
+        }
+
         context.Exception = new ExecutionError("An internal error occurred.") { Code = Internal };
     }
 }

@@ -7,7 +7,7 @@ namespace ProtocolBench.GraphQL.Api;
 /// <summary>
 /// The cost model for graphql-dotnet's complexity analyzer, checked at validation, before anything executes:
 /// 1 point per value in the response (scalar, object, list item) or per 64 bytes of text, plus 1,000 per database round
-/// trip. Text is counted by its bytes so that the limit bounds the response: at most about 110,000 × 64 B ≈ 7 MB.
+/// trip. Text is counted by the bytes JSON sends for it, escapes included, so that the limit bounds the response: at most about 110,000 × 64 B ≈ 7 MB.
 /// List multipliers come from the arguments that bound them (limit, take), clamped to the domain's maximum so an
 /// out-of-range argument still reaches the domain and gets its INVALID_ARGUMENT message, as on REST and gRPC.
 /// Send <c>GraphQL-Cost: report</c> to see a request's cost in <c>extensions.cost</c>.
@@ -62,14 +62,12 @@ internal static class Cost
     /// <summary>The bytes one point of text stands for: about what a value (an id, a short name) costs in JSON.</summary>
     public const int TextBytesPerPoint = 64;
 
-    /// <summary>clone: one point per 64 bytes of the returned text (its UTF-8 bytes: the text repeated count times).</summary>
-    public static FieldComplexityResult Clone(FieldImpactContext context)
-    {
-        long bytes = context.GetArgument<string?>("text", null) is { } text ? System.Text.Encoding.UTF8.GetByteCount(text) : 0;
-        long count = context.GetArgument<int?>("count", null) ?? 0;
-        var output = Math.Clamp(bytes * Math.Max(count, 0), 0, (long)Limits.CloneOutputMaxChars * 3);
-        return new(TextPoints(output), 1);
-    }
+    /// <summary>
+    /// clone: one point per 64 bytes of the returned text as JSON sends it (escapes included: a control character is six
+    /// bytes), the same bytes the response budget reserves.
+    /// </summary>
+    public static FieldComplexityResult Clone(FieldImpactContext context) =>
+        new(TextPoints(ResponseSize.Clone(context.GetArgument<string?>("text", null), context.GetArgument<int?>("count", null))), 1);
 
     /// <summary>A file: one point per 64 bytes of its base64 text.</summary>
     public static double Base64Text(int bytes) => TextPoints((bytes + 2L) / 3 * 4);

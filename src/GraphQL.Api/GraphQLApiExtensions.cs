@@ -20,7 +20,11 @@ public static class GraphQLApiExtensions
                 .AddSchema<LibrarySchema>()
                 .AddGraphTypes(typeof(LibrarySchema).Assembly)
                 // The same escaping as REST (ASP.NET Core's JsonOptions): UTF-8 as is, so both send the same bytes.
-                .AddSystemTextJson(json => json.Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping)
+                .AddSystemTextJson(json =>
+                {
+                    json.Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping;
+                    json.Converters.Add(new RequestInputsConverter());
+                })
                 .AddErrorInfoProvider<ClientErrorInfoProvider>()
                 .AddUnhandledExceptionHandler(ClientErrors.Translate)
                 .AddComplexityAnalyzer(options => Cost.Configure(options, allowIntrospection: development));

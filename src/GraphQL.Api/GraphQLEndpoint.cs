@@ -80,6 +80,11 @@ public sealed class GraphQLEndpoint(
                 : WriteRequestErrorAsync(http, responseType, status, "BAD_REQUEST", "The request could not be read: its framing or body is malformed."));
             return;
         }
+        catch (DomainException e)
+        {
+            await WriteRequestErrorAsync(http, responseType, StatusCodes.Status400BadRequest, e.WireCode, e.Message);
+            return;
+        }
         catch (JsonException)
         {
             request = null;
@@ -102,6 +107,13 @@ public sealed class GraphQLEndpoint(
             return;
         }
 
+        if (QueryStrings.NotUtf8(http.Request) is { } notUtf8)
+        {
+            await WriteRequestErrorAsync(http, responseType, StatusCodes.Status400BadRequest, notUtf8.WireCode, notUtf8.Message);
+            return;
+        }
+
+        QueryStrings.TakeLastValues(http.Request);
         var parameters = http.Request.Query;
         Inputs? variables = null;
         if (parameters["variables"].ToString() is { Length: > 0 } json)
@@ -109,6 +121,11 @@ public sealed class GraphQLEndpoint(
             try
             {
                 variables = serializer.Deserialize<Inputs>(json);
+            }
+            catch (DomainException e)
+            {
+                await WriteRequestErrorAsync(http, responseType, StatusCodes.Status400BadRequest, e.WireCode, e.Message);
+                return;
             }
             catch (JsonException)
             {

@@ -48,7 +48,7 @@ internal sealed class ResponseBudgetListener(ResponseBudget budget, PayloadFiles
         int? Int(string name) => arguments?.TryGetValue(name, out var value) == true ? value.Value as int? : null;
         return field.Name.StringValue switch
         {
-            "clone" => ResponseSize.Clone((arguments?.TryGetValue("text", out var text) == true ? text.Value as string : null)?.Length, Int("count")),
+            "clone" => ResponseSize.Clone(arguments?.TryGetValue("text", out var text) == true ? text.Value as string : null, Int("count")),
             "ints" => ResponseSize.Ints(Int("count")),
             "textFile" => files.IsAvailable ? files.Text.Length : 0,
             "pdf" => files.IsAvailable ? files.Pdf.Length : 0,

@@ -22,7 +22,7 @@ public sealed class ResponseBudgetInterceptor(ResponseBudget budget, PayloadFile
 
     private long SizeOf(object request, string method) => request switch
     {
-        CloneRequest clone => ResponseSize.Clone(clone.Text.Length, clone.HasCount ? clone.Count : null),
+        CloneRequest clone => ResponseSize.Clone(clone.Text, clone.HasCount ? clone.Count : null),
         GetIntsRequest ints => ResponseSize.Ints(ints.HasCount ? ints.Count : null),
         GetFileRequest when !files.IsAvailable => 0,
         GetFileRequest when method.EndsWith("/GetTextFile", StringComparison.Ordinal) => files.Text.Length,

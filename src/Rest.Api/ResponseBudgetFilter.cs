@@ -18,7 +18,7 @@ internal sealed class ResponseBudgetFilter(ResponseBudget budget, PayloadFiles f
 
     private long SizeOf(ActionExecutingContext context) => (context.ActionDescriptor as ControllerActionDescriptor)?.ActionName switch
     {
-        nameof(PayloadsController.Clone) => ResponseSize.Clone(Argument<string>(context, "text")?.Length, Argument<int?>(context, "count")),
+        nameof(PayloadsController.Clone) => ResponseSize.Clone(Argument<string>(context, "text"), Argument<int?>(context, "count")),
         nameof(PayloadsController.Ints) => ResponseSize.Ints(Argument<int?>(context, "count")),
         nameof(PayloadsController.TextFile) or nameof(PayloadsController.TextFileRaw) => files.IsAvailable ? files.Text.Length : 0,
         nameof(PayloadsController.Pdf) or nameof(PayloadsController.PdfRaw) => files.IsAvailable ? files.Pdf.Length : 0,

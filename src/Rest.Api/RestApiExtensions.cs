@@ -65,6 +65,7 @@ public static class RestApiExtensions
         // No developer exception page in any environment: a client never sees a stack trace.
         app.UseExceptionHandler();
         app.UseServiceDefaults();
+        app.UseQueryStringRules();
         app.UseStatusCodePages();
         app.MapControllers();
         app.MapOpenApi();

@@ -11,6 +11,9 @@ namespace ProtocolBench.Shared.Hosting;
 /// refuses most framing errors with <see cref="BadHttpRequestException"/> (400, 408, 413), but a chunk size that
 /// overflows (<c>FFFFFFFF</c>) reaches the application as an <see cref="IOException"/> around an
 /// <see cref="OverflowException"/>, which ASP.NET Core's exception handler would answer with 500 and an error-level stack trace.
+/// A client that goes away, or breaks HTTP/2 (a body longer than its Content-Length), ends its request with an
+/// <see cref="IOException"/> or <see cref="OperationCanceledException"/> that is logged at Debug too: the exception handler
+/// checks <c>RequestAborted</c>, which Kestrel cancels on the thread pool, after the exception may already have arrived.
 /// </summary>
 public static class MalformedRequests
 {
@@ -22,12 +25,30 @@ public static class MalformedRequests
         _ => null,
     };
 
+    /// <summary>
+    /// Whether <paramref name="exception"/> is the client's connection or stream going away or breaking the protocol:
+    /// the request was aborted, or Kestrel's transport says so (ConnectionAbortedException, or the stream error it wraps in
+    /// an IOException; Http2StreamErrorException is internal, so it is known by its name).
+    /// </summary>
+    public static bool IsClientAbort(Exception exception, CancellationToken requestAborted) =>
+        exception is IOException or OperationCanceledException
+        && (requestAborted.IsCancellationRequested
+            || exception is Microsoft.AspNetCore.Connections.ConnectionAbortedException
+            || exception.InnerException is Microsoft.AspNetCore.Connections.ConnectionAbortedException
+            || exception.InnerException?.GetType().Name is "Http2StreamErrorException" or "Http3StreamErrorException");
+
     /// <summary>Answers what escapes the endpoints with <see cref="StatusOf"/>'s status and a problem body.</summary>
     public static IApplicationBuilder UseMalformedRequestAnswers(this IApplicationBuilder app) => app.Use(async (context, next) =>
     {
         try
         {
             await next(context);
+        }
+        catch (Exception e) when (IsClientAbort(e, context.RequestAborted))
+        {
+            context.RequestServices.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(MalformedRequests).FullName!)
+                .LogDebug("The client of {Path} went away or broke the protocol: {Reason}", context.Request.Path, e.Message);
+            context.Abort();
         }
         catch (Exception e) when (StatusOf(e) is { } status && !context.Response.HasStarted)
         {

@@ -1,5 +1,4 @@
 using System.IO.Compression;
-using System.Net;
 using System.Net.Sockets;
 using System.Text;
 using ProtocolBench.Integration.Tests.Infrastructure;
@@ -70,7 +69,7 @@ public sealed class MalformedRequestTests(SqliteServices fixture)
         var service = Service(Protocol.Grpc);
 
         string? status = null;
-        var memory = await PeakMemory.DuringAsync(service, async () => status = await CallGrpcAsync(method, compressed, message));
+        var memory = await PeakMemory.DuringAsync(service, async () => status = (await GrpcCalls.CallAsync(fixture, method, message, Token, compressed)).Status);
 
         TestContext.Current.TestOutputHelper?.WriteLine($"{name}: grpc-status {status}, memory {memory}");
         Assert.Equal(expected, status);
@@ -78,38 +77,6 @@ public sealed class MalformedRequestTests(SqliteServices fixture)
         Assert.DoesNotContain("Error when executing service method", service.Tail());
         Assert.Equal(before, await fixture.CountRowsAsync());
         await AssertAllAliveAsync();
-    }
-
-    /// <summary>One gRPC call written by hand over h2c, so that the bytes on the wire are exactly the hostile ones.</summary>
-    private async Task<string?> CallGrpcAsync(string method, bool compressed, byte[] message)
-    {
-        using var http = new HttpClient(new SocketsHttpHandler())
-        {
-            BaseAddress = fixture.Addresses.BaseUri(Protocol.Grpc, Transport.Http),
-            Timeout = TimeSpan.FromSeconds(30),
-        };
-        var frame = new byte[5 + message.Length];
-        frame[0] = compressed ? (byte)1 : (byte)0;
-        System.Buffers.Binary.BinaryPrimitives.WriteUInt32BigEndian(frame.AsSpan(1), (uint)message.Length);
-        message.CopyTo(frame, 5);
-        using var request = new HttpRequestMessage(HttpMethod.Post, method)
-        {
-            Content = new ByteArrayContent(frame),
-            Version = HttpVersion.Version20,
-            VersionPolicy = HttpVersionPolicy.RequestVersionExact,
-        };
-        request.Content.Headers.ContentType = new("application/grpc");
-        request.Headers.TE.ParseAdd("trailers");
-        if (compressed)
-        {
-            request.Headers.Add("grpc-encoding", "gzip");
-        }
-
-        using var response = await http.SendAsync(request, Token);
-        await response.Content.ReadAsByteArrayAsync(Token);
-        return response.Headers.TryGetValues("grpc-status", out var inHeaders) ? inHeaders.Single()
-            : response.TrailingHeaders.TryGetValues("grpc-status", out var inTrailers) ? inTrailers.Single()
-            : null;
     }
 
     private static byte[] Gzip(byte[] data)
