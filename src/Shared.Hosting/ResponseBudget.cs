@@ -1,39 +1,62 @@
-using System.Threading.RateLimiting;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.Logging;
 
 namespace ProtocolBench.Shared.Hosting;
 
 /// <summary>
 /// How much large answers a service builds at once. An answer is buffered whole before it is sent (a protobuf message, a
-/// JSON document with a base64 file), and an HTTP/2 reader that never reads keeps those buffers until Kestrel ends its
-/// connection (about 7 s: <c>MinResponseDataRate</c> counts flow-control waits); 200 such streams asking for the PDF held
-/// 0.7 to 1.9 GB. So an operation whose answer can exceed <see cref="ThresholdBytes"/> reserves its
-/// <see cref="Domain.ResponseSize"/> before it runs and keeps it until its response has been written; beyond
-/// <c>Limits:ResponseBudgetMiB</c> (48) in flight, callers wait in arrival order, up to their own deadline. The reservation is
-/// the payload's size, not its encoded size, so every protocol gets the same concurrency; a per-connection share is not
-/// used because it would queue HTTP/2's multiplexed calls where HTTP/1.1 opens connections.
+/// JSON document with a base64 file), and an HTTP/2 reader that never reads keeps those buffers until its stream ends;
+/// 200 such streams asking for the PDF held 0.7 to 1.9 GB. So an operation whose answer can exceed
+/// <see cref="ThresholdBytes"/> reserves its <see cref="Domain.ResponseSize"/> before it runs and keeps it until its response
+/// has been written; beyond <c>Limits:ResponseBudgetMiB</c> (48) in flight, callers wait, up to their own deadline. The
+/// reservation is the payload's size, not its encoded size, so every protocol gets the same concurrency.
+/// <para>
+/// Readers that never read must not keep the budget from readers that do (fault table row 68: 100 stalled connections
+/// made a reader wait 28.7 s). A share per client address would not help (a benchmark is one address), nor one per
+/// connection (a hundred stalled connections hold one answer each, and a share would queue HTTP/2's multiplexed calls
+/// where HTTP/1.1 opens connections); an answer is built before it is written, so it cannot be reserved at write time.
+/// Instead, while anyone waits: a holder whose connection has sent nothing for <see cref="StallAfter"/> since its
+/// response started is aborted (its HTTP/2 stream reset, its HTTP/1.1 connection closed), which returns its reservation
+/// at once rather than when Kestrel's minimum data rate ends the connection (5 s and more); and the newest waiter is
+/// admitted first, so a reader that arrives behind a queue of stalled requests is next, not last. A waiter older than
+/// <see cref="AgeLimit"/> goes first all the same, so that no caller starves under a long overload of readers that read
+/// (Facebook's adaptive LIFO, "Fail at Scale", ACM Queue 2015, is the same idea). System.Threading.RateLimiting's queues
+/// are strictly oldest- or newest-first, hence this queue of its own.
+/// </para>
 /// </summary>
 public sealed class ResponseBudget : IDisposable
 {
     public const int ThresholdBytes = 64 * 1024;
 
+    /// <summary>How long a connection may send nothing, its response started, before its reservation is taken back.</summary>
+    public static readonly TimeSpan StallAfter = TimeSpan.FromMilliseconds(500);
+
+    /// <summary>How long a waiter may wait before it goes ahead of newer ones.</summary>
+    public static readonly TimeSpan AgeLimit = TimeSpan.FromSeconds(5);
+
     private const int BytesPerPermit = 64 * 1024;
 
+    private static readonly TimeSpan SweepEvery = TimeSpan.FromMilliseconds(100);
+
     private readonly int _permits;
+    private readonly Lock _lock = new();
+    private readonly LinkedList<Reservation> _waiting = [];
+    private readonly HashSet<Reservation> _holders = [];
+    private readonly Timer _sweeper;
+    private readonly ILogger _logger;
+    private int _available;
+    private bool _sweeping;
+    private bool _exhausted;
+    private long _collectedAt;
 
-    private readonly ConcurrencyLimiter _limiter;
-
-    public ResponseBudget(IConfiguration configuration)
+    public ResponseBudget(IConfiguration configuration, ILogger<ResponseBudget> logger)
     {
         _permits = Math.Max(1, configuration.GetValue("Limits:ResponseBudgetMiB", 48) * (1024 * 1024 / BytesPerPermit));
-        _limiter = new ConcurrencyLimiter(new ConcurrencyLimiterOptions
-        {
-            PermitLimit = _permits,
-            QueueLimit = int.MaxValue,
-            QueueProcessingOrder = QueueProcessingOrder.OldestFirst,
-        });
+        _available = _permits;
+        _logger = logger;
+        _sweeper = new Timer(_ => Sweep(), null, Timeout.Infinite, Timeout.Infinite);
     }
 
     /// <summary>
@@ -47,46 +70,211 @@ public sealed class ResponseBudget : IDisposable
             return;
         }
 
-        var permits = (int)Math.Min(_permits, (bytes + BytesPerPermit - 1) / BytesPerPermit);
-        if (_limiter.GetStatistics()?.CurrentAvailablePermits < permits)
+        var reservation = new Reservation(this, http, (int)Math.Min(_permits, (bytes + BytesPerPermit - 1) / BytesPerPermit));
+        Task? admitted = null;
+        lock (_lock)
         {
-            Volatile.Write(ref _exhausted, 1);
+            if (_waiting.Count == 0 && _available >= reservation.Permits)
+            {
+                Hold(reservation);
+            }
+            else
+            {
+                admitted = Enqueue(reservation);
+            }
         }
 
-        var lease = await _limiter.AcquireAsync(permits, cancellationToken);
-        var reservation = new Reservation(this, lease);
+        if (admitted is not null)
+        {
+            await using (cancellationToken.Register(() => Cancel(reservation)))
+            {
+                await admitted;
+            }
+        }
+
         http.Response.RegisterForDispose(reservation);
         http.Features.Set(reservation);
-        // A caller that gave up while waiting may still be handed permits: it returns them at once.
+        // A caller that gave up just as it was admitted returns its permits when its request ends.
         cancellationToken.ThrowIfCancellationRequested();
     }
 
-    private int _exhausted;
-
-    /// <summary>
-    /// After the budget ran out, the last reservation to go compacts the heap once: a burst of large answers otherwise
-    /// stays resident (server GC keeps its heap without allocations: 551 MiB 30 s after a burst of stalled searches).
-    /// This never happens while the budget suffices, so it costs the measured runs nothing.
-    /// </summary>
-    private void Released()
+    private void Hold(Reservation reservation)
     {
-        if (Volatile.Read(ref _exhausted) == 1 && _limiter.GetStatistics()?.CurrentAvailablePermits == _permits
-            && Interlocked.Exchange(ref _exhausted, 0) == 1)
+        _available -= reservation.Permits;
+        _holders.Add(reservation);
+        reservation.Sent = reservation.Progress?.BytesWritten ?? 0;
+        reservation.ProgressAt = Environment.TickCount64;
+    }
+
+    private Task Enqueue(Reservation reservation)
+    {
+        reservation.Admission = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        reservation.EnqueuedAt = Environment.TickCount64;
+        reservation.Node = _waiting.AddLast(reservation);
+        _exhausted = true;
+        if (!_sweeping)
         {
-            ThreadPool.QueueUserWorkItem(_ => GC.Collect(2, GCCollectionMode.Aggressive, blocking: true, compacting: true));
+            _sweeping = true;
+            _sweeper.Change(SweepEvery, SweepEvery);
+        }
+
+        return reservation.Admission.Task;
+    }
+
+    /// <summary>Admits waiters while the permits suffice: the newest first, or the oldest once it has waited <see cref="AgeLimit"/>.</summary>
+    private void Admit()
+    {
+        while (_waiting.First is { } oldest)
+        {
+            var next = Environment.TickCount64 - oldest.Value.EnqueuedAt >= AgeLimit.TotalMilliseconds ? oldest : _waiting.Last!;
+            if (_available < next.Value.Permits)
+            {
+                return;
+            }
+
+            _waiting.Remove(next);
+            next.Value.Node = null;
+            Hold(next.Value);
+            next.Value.Admission!.TrySetResult();
         }
     }
 
-    private sealed class Reservation(ResponseBudget budget, RateLimitLease lease) : IDisposable
+    private void Cancel(Reservation reservation)
+    {
+        lock (_lock)
+        {
+            if (reservation.Node is { } node)
+            {
+                _waiting.Remove(node);
+                reservation.Node = null;
+                reservation.Admission!.TrySetCanceled();
+                Admit();
+            }
+        }
+    }
+
+    private void Release(Reservation reservation)
+    {
+        bool compact, collect = false;
+        lock (_lock)
+        {
+            if (!_holders.Remove(reservation))
+            {
+                return;
+            }
+
+            _available += reservation.Permits;
+            Admit();
+            compact = _exhausted && _waiting.Count == 0 && _available == _permits;
+            if (compact)
+            {
+                _exhausted = false;
+            }
+            else if (reservation.Aborted && Environment.TickCount64 - _collectedAt >= StallAfter.TotalMilliseconds)
+            {
+                _collectedAt = Environment.TickCount64;
+                collect = true;
+            }
+        }
+
+        if (compact)
+        {
+            Compact();
+        }
+        else if (collect)
+        {
+            // An aborted answer is garbage at once, and its place goes to another that is built at once: without a
+            // collection, a stream of stalled requests would pile answers up faster than the GC's own schedule frees them.
+            ThreadPool.QueueUserWorkItem(_ => GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: false));
+        }
+    }
+
+    /// <summary>
+    /// While anyone waits, every 100 ms: admits a waiter that has come of age, and aborts the holders whose connection has
+    /// sent nothing for <see cref="StallAfter"/> since their response started. A holder still building its answer, or one
+    /// whose connection sends for another of its streams, is left alone.
+    /// </summary>
+    private void Sweep()
+    {
+        lock (_lock)
+        {
+            if (_waiting.Count == 0)
+            {
+                _sweeping = false;
+                _sweeper.Change(Timeout.Infinite, Timeout.Infinite);
+                return;
+            }
+
+            Admit();
+            var now = Environment.TickCount64;
+            List<Reservation>? stalled = null;
+            foreach (var holder in _holders)
+            {
+                var sent = holder.Progress?.BytesWritten;
+                if (sent is null || holder.Aborted)
+                {
+                    continue;
+                }
+
+                if (sent != holder.Sent)
+                {
+                    holder.Sent = sent.Value;
+                    holder.ProgressAt = now;
+                }
+                else if (now - holder.ProgressAt >= StallAfter.TotalMilliseconds && holder.Http.Response.HasStarted)
+                {
+                    (stalled ??= []).Add(holder);
+                }
+            }
+
+            // Under the lock: a holder in the set has not ended its request, so its HttpContext is still its own.
+            foreach (var holder in stalled ?? [])
+            {
+                holder.Aborted = true;
+                _logger.LogDebug("Aborted a response to {Path} whose connection sent nothing for {Ms} ms while {Waiting} requests waited for the response budget",
+                    holder.Http.Request.Path, now - holder.ProgressAt, _waiting.Count);
+                holder.Http.Abort();
+            }
+        }
+    }
+
+    /// <summary>
+    /// After the budget ran out, the last reservation to go compacts the heap once, a second later when the requests that
+    /// held the answers have ended: a burst of large answers otherwise stays resident (server GC keeps its heap without
+    /// allocations: 551 MiB 30 s after a burst of stalled searches). This never happens while the budget suffices, so it
+    /// costs the measured runs nothing.
+    /// </summary>
+    private static void Compact() =>
+        _ = Task.Delay(TimeSpan.FromSeconds(1)).ContinueWith(
+            _ => GC.Collect(2, GCCollectionMode.Aggressive, blocking: true, compacting: true), TaskScheduler.Default);
+
+    private sealed class Reservation(ResponseBudget budget, HttpContext http, int permits) : IDisposable
     {
         private int _disposed;
+
+        public HttpContext Http { get; } = http;
+
+        public int Permits { get; } = permits;
+
+        public ConnectionProgress? Progress { get; } = http.Features.Get<ConnectionProgress>();
+
+        public TaskCompletionSource? Admission { get; set; }
+
+        public LinkedListNode<Reservation>? Node { get; set; }
+
+        public long EnqueuedAt { get; set; }
+
+        public long Sent { get; set; }
+
+        public long ProgressAt { get; set; }
+
+        public bool Aborted { get; set; }
 
         public void Dispose()
         {
             if (Interlocked.Exchange(ref _disposed, 1) == 0)
             {
-                lease.Dispose();
-                budget.Released();
+                budget.Release(this);
             }
         }
     }
@@ -94,7 +282,7 @@ public sealed class ResponseBudget : IDisposable
     /// <summary>A feature, not an Items entry: the lookup allocates nothing on the requests that hold none.</summary>
     internal static bool HasReservation(HttpContext http) => http.Features.Get<Reservation>() is not null;
 
-    public void Dispose() => _limiter.Dispose();
+    public void Dispose() => _sweeper.Dispose();
 }
 
 public static class ResponseBudgetMiddleware

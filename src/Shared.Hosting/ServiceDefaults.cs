@@ -191,11 +191,16 @@ public static class ServiceDefaults
         // including an HTTP/2 reader that never opens its flow-control window, loses its connection (measured: 6.9 s).
         kestrel.Limits.MinResponseDataRate = new MinDataRate(bytesPerSecond: 240, gracePeriod: TimeSpan.FromSeconds(5));
 
-        kestrel.Listen(address, endpoints.HttpPort, o => o.Protocols = endpoints.CleartextProtocols);
+        kestrel.Listen(address, endpoints.HttpPort, o =>
+        {
+            o.Protocols = endpoints.CleartextProtocols;
+            ConnectionProgress.Count(o);
+        });
         kestrel.Listen(address, endpoints.HttpsPort, o =>
         {
             o.Protocols = HttpProtocols.Http1AndHttp2;
             o.UseHttps(ProjectCertificate.LoadServer(certificatePath));
+            ConnectionProgress.Count(o);
         });
     }
 

@@ -42,25 +42,11 @@ public sealed class StalledReaderTests(SqliteServices fixture)
     public async Task ReadersThatNeverReadCannotHoldTheServicesMemory(Protocol protocol, string answer)
     {
         var service = fixture.Services.Processes.Single(p => p.Spec.Protocol == protocol);
-        // gRPC over h2c on its HTTP port; REST and GraphQL speak h2 only over TLS.
-        var baseUri = fixture.Addresses.BaseUri(protocol, protocol == Protocol.Grpc ? Transport.Http : Transport.Https);
-        var text = string.Concat(Enumerable.Repeat("%01", Limits.CloneTextMaxLength));
-        var count = Limits.CloneOutputMaxChars / Limits.CloneTextMaxLength;
-        (string Method, string Path, (string, string)[] Headers, byte[]? Body) request = (protocol, answer) switch
-        {
-            (Protocol.Rest, "pdf") => ("GET", "/api/payloads/pdf", [], null),
-            (Protocol.GraphQL, "pdf") => ("GET", "/graphql?query=%7Bpdf%7Bdata%7D%7D", [], null),
-            (Protocol.Grpc, "pdf") => ("POST", "/protocolbench.v1.Payloads/GetPdf", GrpcHeaders, new byte[5]),
-            (Protocol.Rest, _) => ("GET", $"/api/payloads/clone?text={text}&count={count}", [], null),
-            // POST: the escaped text is longer than Kestrel's 8 KiB request line.
-            (Protocol.GraphQL, _) => ("POST", "/graphql", [("content-type", "application/json")], Encoding.UTF8.GetBytes(
-                $$$"""{"query":"query($t:String!){clone(text:$t,count:{{{count}}})}","variables":{"t":"{{{string.Concat(Enumerable.Repeat("\\u0001", Limits.CloneTextMaxLength))}}}"}}""")),
-            _ => ("POST", "/protocolbench.v1.Payloads/Clone", GrpcHeaders, GrpcFrame(new V1.CloneRequest { Text = new string('\u0001', Limits.CloneTextMaxLength), Count = count })),
-        };
-        var (method, path, headers, body) = request;
+        var (baseUri, method, path, headers, body) = answer == "pdf" ? PdfRequest(protocol) : ControlCharactersRequest(protocol);
 
         var readers = new List<StalledHttp2Reader>();
         var stalledFor = Stopwatch.StartNew();
+        long before;
         try
         {
             var memory = await PeakMemory.DuringAsync(service, async () =>
@@ -78,9 +64,11 @@ public sealed class StalledReaderTests(SqliteServices fixture)
             TestContext.Current.TestOutputHelper?.WriteLine($"{protocol} {answer}: {Connections} × {StreamsPerConnection} stalled streams, memory {memory}");
             Assert.True(memory.GrowthMiB < PeakMemory.BoundMiB, $"{protocol} grew by {memory} under stalled readers.");
 
-            // Kestrel ends a connection whose reader stays under 240 B/s past the 5 s grace period (flow-control waits count).
-            await Task.WhenAll(readers.Select(r => r.ClosedByServer)).WaitAsync(TimeSpan.FromSeconds(30), Token);
-            TestContext.Current.TestOutputHelper?.WriteLine($"{protocol}: the server closed the stalled connections after {stalledFor.Elapsed.TotalSeconds:F1} s");
+            // While others wait, the budget aborts the streams whose connection sends nothing (row 68), and Kestrel ends a
+            // connection whose reader stays under 240 B/s past the 5 s grace period (flow-control waits count).
+            await Task.WhenAll(readers.Select(r => r.StreamsEnded)).WaitAsync(TimeSpan.FromSeconds(30), Token);
+            TestContext.Current.TestOutputHelper?.WriteLine($"{protocol}: the server ended the stalled streams after {stalledFor.Elapsed.TotalSeconds:F1} s");
+            before = memory.BeforeMiB;
         }
         finally
         {
@@ -90,11 +78,93 @@ public sealed class StalledReaderTests(SqliteServices fixture)
             }
         }
 
+        // The memory comes back: within 64 MiB of the start 10 s after the stalled streams ended.
+        await Task.Delay(TimeSpan.FromSeconds(10), Token);
+        var after = PeakMemory.ResidentMiB(service);
+        TestContext.Current.TestOutputHelper?.WriteLine($"{protocol} {answer}: {after} MiB resident 10 s later (+{after - before})");
+
         // A reader that reads gets the whole PDF, on both transports; the service never restarted.
         Assert.False(service.HasExited);
         foreach (var transport in new[] { Transport.Http, Transport.Https })
         {
             Assert.Equal(Expected.Pdf, await fixture.Client(protocol, transport).GetPdfAsync(Token));
         }
+    }
+
+    /// <summary>
+    /// Fault table row 68: 100 connections, each with one stream asking for the PDF and never reading, fill the response
+    /// budget and queue behind it; a reader that reads gets the PDF within twice its unloaded time and a second (it waited
+    /// 28.7 s before: the queue was first-in first-out, and a stalled stream held its share until Kestrel ended it).
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(Protocols))]
+    public async Task AReaderIsServedBesideAHundredConnectionsThatNeverRead(Protocol protocol)
+    {
+        var (baseUri, method, path, headers, body) = PdfRequest(protocol);
+        var client = fixture.Client(protocol, Transport.Https);
+        var unloaded = await MedianSecondsAsync(() => client.GetPdfAsync(Token));
+
+        var readers = new List<StalledHttp2Reader>();
+        try
+        {
+            for (var i = 0; i < 100; i++)
+            {
+                var reader = await StalledHttp2Reader.ConnectAsync(baseUri, fixture.ClientOptions.LoadTrustedCertificate(), Token);
+                readers.Add(reader);
+                await reader.RequestAsync(1, method, baseUri, path, headers, body, Token);
+            }
+
+            var loaded = await MedianSecondsAsync(async () => Assert.Equal(Expected.Pdf, await client.GetPdfAsync(Token)));
+            TestContext.Current.TestOutputHelper?.WriteLine($"{protocol}: the PDF in {unloaded:F3} s unloaded, {loaded:F3} s beside 100 stalled connections (median of 5)");
+            Assert.True(loaded <= (2 * unloaded) + 1, $"{protocol}: {loaded:F2} s for the PDF beside 100 stalled connections, {unloaded:F3} s unloaded.");
+        }
+        finally
+        {
+            foreach (var reader in readers)
+            {
+                await reader.DisposeAsync();
+            }
+        }
+    }
+
+    public static readonly TheoryData<Protocol> Protocols = [Protocol.Rest, Protocol.Grpc, Protocol.GraphQL];
+
+    /// <summary>gRPC over h2c on its HTTP port; REST and GraphQL speak h2 only over TLS.</summary>
+    private (Uri BaseUri, string Method, string Path, (string, string)[] Headers, byte[]? Body) PdfRequest(Protocol protocol) => protocol switch
+    {
+        Protocol.Rest => (fixture.Addresses.BaseUri(protocol, Transport.Https), "GET", "/api/payloads/pdf", [], null),
+        Protocol.GraphQL => (fixture.Addresses.BaseUri(protocol, Transport.Https), "GET", "/graphql?query=%7Bpdf%7Bdata%7D%7D", [], null),
+        _ => (fixture.Addresses.BaseUri(protocol, Transport.Http), "POST", "/protocolbench.v1.Payloads/GetPdf", GrpcHeaders, new byte[5]),
+    };
+
+    /// <summary>1 MiB of U+0001: 1,024 of them cloned 1,024 times.</summary>
+    private (Uri BaseUri, string Method, string Path, (string, string)[] Headers, byte[]? Body) ControlCharactersRequest(Protocol protocol)
+    {
+        var (baseUri, _, _, _, _) = PdfRequest(protocol);
+        var count = Limits.CloneOutputMaxChars / Limits.CloneTextMaxLength;
+        return protocol switch
+        {
+            Protocol.Rest => (baseUri, "GET", $"/api/payloads/clone?text={string.Concat(Enumerable.Repeat("%01", Limits.CloneTextMaxLength))}&count={count}", [], null),
+            // POST: the escaped text is longer than Kestrel's 8 KiB request line.
+            Protocol.GraphQL => (baseUri, "POST", "/graphql", [("content-type", "application/json")], Encoding.UTF8.GetBytes(
+                $$$"""{"query":"query($t:String!){clone(text:$t,count:{{{count}}})}","variables":{"t":"{{{string.Concat(Enumerable.Repeat("\\u0001", Limits.CloneTextMaxLength))}}}"}}""")),
+            _ => (baseUri, "POST", "/protocolbench.v1.Payloads/Clone", GrpcHeaders,
+                GrpcFrame(new V1.CloneRequest { Text = new string('\u0001', Limits.CloneTextMaxLength), Count = count })),
+        };
+    }
+
+    /// <summary>The median of five timed calls, after one untimed.</summary>
+    private static async Task<double> MedianSecondsAsync(Func<Task> call)
+    {
+        await call();
+        var seconds = new List<double>();
+        for (var i = 0; i < 5; i++)
+        {
+            var stopwatch = Stopwatch.StartNew();
+            await call();
+            seconds.Add(stopwatch.Elapsed.TotalSeconds);
+        }
+
+        return seconds.Order().ElementAt(2);
     }
 }

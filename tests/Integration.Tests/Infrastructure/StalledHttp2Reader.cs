@@ -19,6 +19,9 @@ public sealed class StalledHttp2Reader : IAsyncDisposable
     private readonly SemaphoreSlim _writeLock = new(1, 1);
     private readonly Task _reading;
     private readonly TaskCompletionSource _closedByServer = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly TaskCompletionSource _streamsEnded = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private int _opened;
+    private int _ended;
 
     private StalledHttp2Reader(TcpClient tcp, Stream stream)
     {
@@ -29,6 +32,9 @@ public sealed class StalledHttp2Reader : IAsyncDisposable
 
     /// <summary>Completes when the server ends the connection (GOAWAY or close).</summary>
     public Task ClosedByServer => _closedByServer.Task;
+
+    /// <summary>Completes when the server has ended every stream opened so far (RST_STREAM or END_STREAM), or the connection.</summary>
+    public Task StreamsEnded => _streamsEnded.Task;
 
     public static async Task<StalledHttp2Reader> ConnectAsync(Uri baseUri, X509Certificate2 trusted, CancellationToken cancellationToken)
     {
@@ -60,7 +66,7 @@ public sealed class StalledHttp2Reader : IAsyncDisposable
         ]);
         for (var i = 0; i < streams; i++)
         {
-            var id = 1 + (2 * i);
+            var id = 1 + (2 * Interlocked.Increment(ref _opened)) - 2;
             await _writeLock.WaitAsync(cancellationToken);
             try
             {
@@ -103,6 +109,12 @@ public sealed class StalledHttp2Reader : IAsyncDisposable
                     break; // GOAWAY
                 }
 
+                // RST_STREAM, or HEADERS or DATA with END_STREAM: one stream fewer.
+                if ((type == 0x3 || ((type == 0x0 || type == 0x1) && (flags & 0x1) != 0)) && Interlocked.Increment(ref _ended) >= Volatile.Read(ref _opened))
+                {
+                    _streamsEnded.TrySetResult();
+                }
+
                 if ((type == 0x4 || type == 0x6) && (flags & 0x1) == 0)
                 {
                     await _writeLock.WaitAsync();
@@ -122,6 +134,7 @@ public sealed class StalledHttp2Reader : IAsyncDisposable
         }
 
         _closedByServer.TrySetResult();
+        _streamsEnded.TrySetResult();
     }
 
     private static async Task WriteFrameAsync(Stream stream, byte type, byte flags, int streamId, byte[] payload, CancellationToken cancellationToken)

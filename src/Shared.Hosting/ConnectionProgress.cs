@@ -1,0 +1,68 @@
+using System.IO.Pipelines;
+using Microsoft.AspNetCore.Connections;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
+
+namespace ProtocolBench.Shared.Hosting;
+
+/// <summary>
+/// The bytes a connection has handed to its transport, counted as they are written (no copy): on HTTPS above TLS, so the
+/// count is the HTTP bytes. A connection whose reader stops reading stops growing it: on HTTP/1.1 once the socket's
+/// buffers are full, on HTTP/2 as soon as no stream has flow-control window left. The <see cref="ResponseBudget"/> reads
+/// it to tell a reservation whose reader reads from one whose reader does not. A connection feature, so every request
+/// and HTTP/2 stream on the connection sees it.
+/// </summary>
+public sealed class ConnectionProgress
+{
+    private long _bytesWritten;
+
+    public long BytesWritten => Interlocked.Read(ref _bytesWritten);
+
+    private void Add(long bytes) => Interlocked.Add(ref _bytesWritten, bytes);
+
+    /// <summary>Counts every connection of this endpoint; on HTTPS, call it after <c>UseHttps</c>.</summary>
+    public static void Count(ListenOptions listen) => listen.Use(next => connection =>
+    {
+        var progress = new ConnectionProgress();
+        connection.Features.Set(progress);
+        connection.Transport = new CountedPipe(connection.Transport, progress);
+        return next(connection);
+    });
+
+    private sealed class CountedPipe(IDuplexPipe inner, ConnectionProgress progress) : IDuplexPipe
+    {
+        public PipeReader Input => inner.Input;
+
+        public PipeWriter Output { get; } = new CountedWriter(inner.Output, progress);
+    }
+
+    private sealed class CountedWriter(PipeWriter inner, ConnectionProgress progress) : PipeWriter
+    {
+        public override void Advance(int bytes)
+        {
+            progress.Add(bytes);
+            inner.Advance(bytes);
+        }
+
+        public override ValueTask<FlushResult> WriteAsync(ReadOnlyMemory<byte> source, CancellationToken cancellationToken = default)
+        {
+            progress.Add(source.Length);
+            return inner.WriteAsync(source, cancellationToken);
+        }
+
+        public override Memory<byte> GetMemory(int sizeHint = 0) => inner.GetMemory(sizeHint);
+
+        public override Span<byte> GetSpan(int sizeHint = 0) => inner.GetSpan(sizeHint);
+
+        public override ValueTask<FlushResult> FlushAsync(CancellationToken cancellationToken = default) => inner.FlushAsync(cancellationToken);
+
+        public override void CancelPendingFlush() => inner.CancelPendingFlush();
+
+        public override void Complete(Exception? exception = null) => inner.Complete(exception);
+
+        public override ValueTask CompleteAsync(Exception? exception = null) => inner.CompleteAsync(exception);
+
+        public override bool CanGetUnflushedBytes => inner.CanGetUnflushedBytes;
+
+        public override long UnflushedBytes => inner.UnflushedBytes;
+    }
+}
