@@ -244,9 +244,15 @@ public sealed class ResponseBudget : IDisposable
     /// allocations: 551 MiB 30 s after a burst of stalled searches). This never happens while the budget suffices, so it
     /// costs the measured runs nothing.
     /// </summary>
-    private static void Compact() =>
-        _ = Task.Delay(TimeSpan.FromSeconds(1)).ContinueWith(
-            _ => GC.Collect(2, GCCollectionMode.Aggressive, blocking: true, compacting: true), TaskScheduler.Default);
+    private void Compact() => _ = Task.Delay(TimeSpan.FromSeconds(1)).ContinueWith(
+        _ =>
+        {
+            var before = Environment.WorkingSet;
+            GC.Collect(2, GCCollectionMode.Aggressive, blocking: true, compacting: true);
+            _logger.LogInformation("The response budget is free again after it ran out: heap compacted, working set {Before} → {After} MiB",
+                before >> 20, Environment.WorkingSet >> 20);
+        },
+        TaskScheduler.Default);
 
     private sealed class Reservation(ResponseBudget budget, HttpContext http, int permits) : IDisposable
     {
