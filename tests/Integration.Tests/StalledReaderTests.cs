@@ -7,9 +7,10 @@ using ProtocolBench.Shared.Domain;
 namespace ProtocolBench.Integration.Tests;
 
 /// <summary>
-/// HTTP/2 readers that never read (fault table row 60): 2 connections × 100 streams with a window of 0, each asking for
-/// the PDF or for 1 MiB of control characters. Before the response budget they grew the services by 0.7–1.9 GB; now the service stays within +256 MiB,
-/// Kestrel ends the stalled connections, and a reader that does read gets the PDF.
+/// HTTP/2 readers that never read (fault table rows 60 and 68): 2 connections × 100 streams with a window of 0, each
+/// asking for the PDF or for 1 MiB of control characters. Before the response budget they grew the services by
+/// 0.7–1.9 GB; now the service stays within +256 MiB, the stalled streams are ended, and a reader that does read gets the
+/// PDF, also beside 100 stalled connections.
 /// </summary>
 [Collection(SqliteCollection.Name)]
 public sealed class StalledReaderTests(SqliteServices fixture)
