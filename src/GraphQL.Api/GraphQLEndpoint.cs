@@ -82,7 +82,7 @@ public sealed class GraphQLEndpoint(
         }
         catch (DomainException e)
         {
-            await WriteRequestErrorAsync(http, responseType, StatusCodes.Status400BadRequest, e.WireCode, e.Message);
+            await WriteInvalidArgumentAsync(http, responseType, e);
             return;
         }
         catch (JsonException)
@@ -109,7 +109,7 @@ public sealed class GraphQLEndpoint(
 
         if (QueryStrings.NotUtf8(http.Request) is { } notUtf8)
         {
-            await WriteRequestErrorAsync(http, responseType, StatusCodes.Status400BadRequest, notUtf8.WireCode, notUtf8.Message);
+            await WriteInvalidArgumentAsync(http, responseType, notUtf8);
             return;
         }
 
@@ -124,7 +124,7 @@ public sealed class GraphQLEndpoint(
             }
             catch (DomainException e)
             {
-                await WriteRequestErrorAsync(http, responseType, StatusCodes.Status400BadRequest, e.WireCode, e.Message);
+                await WriteInvalidArgumentAsync(http, responseType, e);
                 return;
             }
             catch (JsonException)
@@ -243,6 +243,10 @@ public sealed class GraphQLEndpoint(
         var result = new ExecutionResult(new ExecutionError(message) { Code = code });
         return serializer.WriteAsync(http.Response.Body, result, http.RequestAborted);
     }
+
+    /// <summary>A request refused before it is parsed (a number too long, a query string that is not UTF-8): 400 with the domain's code.</summary>
+    private Task WriteInvalidArgumentAsync(HttpContext http, ResponseType responseType, DomainException error) =>
+        WriteRequestErrorAsync(http, responseType, StatusCodes.Status400BadRequest, error.WireCode, error.Message);
 
     private Task WriteNotAcceptableAsync(HttpContext http) =>
         WriteRequestErrorAsync(http, ResponseType.Json, StatusCodes.Status406NotAcceptable, "NOT_ACCEPTABLE",

@@ -65,7 +65,20 @@ public static class RestApiExtensions
         // No developer exception page in any environment: a client never sees a stack trace.
         app.UseExceptionHandler();
         app.UseServiceDefaults();
-        app.UseQueryStringRules();
+        // QueryStrings' two rules before MVC binds anything; a query string that is not UTF-8 reads like any invalid argument.
+        app.Use(async (context, next) =>
+        {
+            if (QueryStrings.NotUtf8(context.Request) is { } error)
+            {
+                var problem = DomainExceptionFilter.ProblemOf(error);
+                context.Response.StatusCode = problem.Status!.Value;
+                await context.Response.WriteAsJsonAsync(problem, options: null, contentType: "application/problem+json");
+                return;
+            }
+
+            QueryStrings.TakeLastValues(context.Request);
+            await next(context);
+        });
         app.UseStatusCodePages();
         app.MapControllers();
         app.MapOpenApi();
@@ -84,27 +97,28 @@ internal sealed class DomainExceptionFilter : Microsoft.AspNetCore.Mvc.Filters.I
             return;
         }
 
-        var status = error.Code switch
+        var problem = ProblemOf(error);
+        context.Result = new ObjectResult(problem) { StatusCode = problem.Status, ContentTypes = { "application/problem+json" } };
+        context.ExceptionHandled = true;
+    }
+
+    public static ProblemDetails ProblemOf(DomainException error) => new()
+    {
+        Status = error.Code switch
         {
             ErrorCode.InvalidArgument => StatusCodes.Status400BadRequest,
             ErrorCode.NotFound => StatusCodes.Status404NotFound,
             _ => StatusCodes.Status503ServiceUnavailable,
-        };
-        var problem = new ProblemDetails
+        },
+        Title = error.Code switch
         {
-            Status = status,
-            Title = error.Code switch
-            {
-                ErrorCode.InvalidArgument => "Invalid argument",
-                ErrorCode.NotFound => "Not found",
-                _ => "Service unavailable",
-            },
-            Detail = error.Message,
-            Extensions = { ["code"] = error.WireCode, ["field"] = error.Field },
-        };
-        context.Result = new ObjectResult(problem) { StatusCode = status, ContentTypes = { "application/problem+json" } };
-        context.ExceptionHandled = true;
-    }
+            ErrorCode.InvalidArgument => "Invalid argument",
+            ErrorCode.NotFound => "Not found",
+            _ => "Service unavailable",
+        },
+        Detail = error.Message,
+        Extensions = { ["code"] = error.WireCode, ["field"] = error.Field },
+    };
 }
 
 /// <summary>Query-string text reaches the domain as sent: empty or white space is not turned into null.</summary>

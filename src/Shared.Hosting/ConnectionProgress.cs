@@ -1,5 +1,4 @@
 using System.IO.Pipelines;
-using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 
 namespace ProtocolBench.Shared.Hosting;

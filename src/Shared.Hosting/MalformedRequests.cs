@@ -46,14 +46,12 @@ public static class MalformedRequests
         }
         catch (Exception e) when (IsClientAbort(e, context.RequestAborted))
         {
-            context.RequestServices.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(MalformedRequests).FullName!)
-                .LogDebug("The client of {Path} went away or broke the protocol: {Reason}", context.Request.Path, e.Message);
+            Logger(context).LogDebug("The client of {Path} went away or broke the protocol: {Reason}", context.Request.Path, e.Message);
             context.Abort();
         }
         catch (Exception e) when (StatusOf(e) is { } status && !context.Response.HasStarted)
         {
-            context.RequestServices.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(MalformedRequests).FullName!)
-                .LogDebug("Refused a malformed request to {Path} with {Status}: {Reason}", context.Request.Path, status, e.Message);
+            Logger(context).LogDebug("Refused a malformed request to {Path} with {Status}: {Reason}", context.Request.Path, status, e.Message);
             context.Response.Clear();
             context.Response.StatusCode = status;
             var problem = new ProblemDetails
@@ -72,4 +70,7 @@ public static class MalformedRequests
             }
         }
     });
+
+    private static ILogger Logger(HttpContext context) =>
+        context.RequestServices.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(MalformedRequests).FullName!);
 }

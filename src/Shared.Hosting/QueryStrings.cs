@@ -1,9 +1,7 @@
 using System.Buffers;
 using System.Globalization;
 using System.Text.Unicode;
-using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
-using Microsoft.AspNetCore.Mvc;
 using Microsoft.Extensions.Primitives;
 using ProtocolBench.Shared.Domain;
 
@@ -80,29 +78,6 @@ public static class QueryStrings
             }
         }
     }
-
-    /// <summary>Both rules before the endpoint: a 400 problem with code INVALID_ARGUMENT, as the domain's own refusals read.</summary>
-    public static IApplicationBuilder UseQueryStringRules(this IApplicationBuilder app) => app.Use(async (context, next) =>
-    {
-        if (NotUtf8(context.Request) is { } error)
-        {
-            context.Response.StatusCode = StatusCodes.Status400BadRequest;
-            await context.Response.WriteAsJsonAsync(
-                new ProblemDetails
-                {
-                    Status = StatusCodes.Status400BadRequest,
-                    Title = "Invalid argument",
-                    Detail = error.Message,
-                    Extensions = { ["code"] = error.WireCode, ["field"] = error.Field },
-                },
-                options: null,
-                contentType: "application/problem+json");
-            return;
-        }
-
-        TakeLastValues(context.Request);
-        await next(context);
-    });
 
     private static bool TryEscape(string query, int i, out byte value)
     {

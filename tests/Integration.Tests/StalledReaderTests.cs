@@ -22,15 +22,6 @@ public sealed class StalledReaderTests(SqliteServices fixture)
 
     private static readonly (string, string)[] GrpcHeaders = [("content-type", "application/grpc"), ("te", "trailers")];
 
-    private static byte[] GrpcFrame(Google.Protobuf.IMessage message)
-    {
-        var bytes = Google.Protobuf.MessageExtensions.ToByteArray(message);
-        var frame = new byte[5 + bytes.Length];
-        System.Buffers.Binary.BinaryPrimitives.WriteUInt32BigEndian(frame.AsSpan(1), (uint)bytes.Length);
-        bytes.CopyTo(frame, 5);
-        return frame;
-    }
-
     /// <summary>The PDF, and 1 MiB of control characters (6 MiB of JSON: each is sent as \u0001, row 66).</summary>
     public static readonly TheoryData<Protocol, string> Answers = new()
     {
@@ -150,7 +141,7 @@ public sealed class StalledReaderTests(SqliteServices fixture)
             Protocol.GraphQL => (baseUri, "POST", "/graphql", [("content-type", "application/json")], Encoding.UTF8.GetBytes(
                 $$$"""{"query":"query($t:String!){clone(text:$t,count:{{{count}}})}","variables":{"t":"{{{string.Concat(Enumerable.Repeat("\\u0001", Limits.CloneTextMaxLength))}}}"}}""")),
             _ => (baseUri, "POST", "/protocolbench.v1.Payloads/Clone", GrpcHeaders,
-                GrpcFrame(new V1.CloneRequest { Text = new string('\u0001', Limits.CloneTextMaxLength), Count = count })),
+                GrpcCalls.Frame(Google.Protobuf.MessageExtensions.ToByteArray(new V1.CloneRequest { Text = new string('\u0001', Limits.CloneTextMaxLength), Count = count }))),
         };
     }
 

@@ -7,6 +7,16 @@ namespace ProtocolBench.Integration.Tests.Infrastructure;
 /// <summary>One gRPC call written by hand over h2c, so that the bytes on the wire are exactly the ones a test chose.</summary>
 public static class GrpcCalls
 {
+    /// <summary>A gRPC length-prefixed message: the compressed flag, the length (big-endian), the bytes.</summary>
+    public static byte[] Frame(byte[] message, bool compressed = false)
+    {
+        var frame = new byte[5 + message.Length];
+        frame[0] = compressed ? (byte)1 : (byte)0;
+        BinaryPrimitives.WriteUInt32BigEndian(frame.AsSpan(1), (uint)message.Length);
+        message.CopyTo(frame, 5);
+        return frame;
+    }
+
     /// <summary>The call's grpc-status (null when it ended without one) and its reply message, unframed.</summary>
     public static async Task<(string? Status, byte[] Message)> CallAsync(
         ServicesFixture fixture, string method, byte[] message, CancellationToken cancellationToken, bool compressed = false)
@@ -16,13 +26,9 @@ public static class GrpcCalls
             BaseAddress = fixture.Addresses.BaseUri(Protocol.Grpc, Transport.Http),
             Timeout = TimeSpan.FromSeconds(30),
         };
-        var frame = new byte[5 + message.Length];
-        frame[0] = compressed ? (byte)1 : (byte)0;
-        BinaryPrimitives.WriteUInt32BigEndian(frame.AsSpan(1), (uint)message.Length);
-        message.CopyTo(frame, 5);
         using var request = new HttpRequestMessage(HttpMethod.Post, method)
         {
-            Content = new ByteArrayContent(frame),
+            Content = new ByteArrayContent(Frame(message, compressed)),
             Version = HttpVersion.Version20,
             VersionPolicy = HttpVersionPolicy.RequestVersionExact,
         };
