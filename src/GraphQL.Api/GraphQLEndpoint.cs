@@ -185,7 +185,7 @@ public sealed class GraphQLEndpoint(
         }
 
         response.ContentType = ContentTypeOf(responseType);
-        await serializer.WriteAsync(response.Body, result, http.RequestAborted);
+        await serializer.WriteAsync(new ChargedResponseStream(http, budget), result, http.RequestAborted);
     }
 
     private static TimeSpan ExecutionTimeout(TimeSpan request) =>

@@ -8,7 +8,8 @@ using ProtocolBench.V1;
 namespace ProtocolBench.Grpc.Service;
 
 /// <summary>
-/// Reserves each unary call's largest possible answer from the <see cref="ResponseBudget"/> before it runs. StreamPdf
+/// Reserves each unary call's largest possible answer from the <see cref="ResponseBudget"/> before it runs, and charges a
+/// list of authors its real size before it is written. StreamPdf
 /// needs none: it writes 64 KiB chunks and waits for each, so a reader that stops holds one chunk.
 /// </summary>
 public sealed class ResponseBudgetInterceptor(ResponseBudget budget, PayloadFiles files) : Interceptor
@@ -17,7 +18,14 @@ public sealed class ResponseBudgetInterceptor(ResponseBudget budget, PayloadFile
         TRequest request, ServerCallContext context, UnaryServerMethod<TRequest, TResponse> continuation)
     {
         await budget.ReserveForAsync(context.GetHttpContext(), SizeOf(request, context.Method), context.CancellationToken);
-        return await continuation(request, context);
+        var response = await continuation(request, context);
+        if (response is AuthorList authors)
+        {
+            // A list of authors is charged what it takes on the wire once it is built (their names' lengths are known only now).
+            budget.Charge(context.GetHttpContext(), authors.CalculateSize());
+        }
+
+        return response;
     }
 
     private long SizeOf(object request, string method) => request switch

@@ -1,19 +1,27 @@
+using Microsoft.AspNetCore.Mvc;
 using Microsoft.AspNetCore.Mvc.Controllers;
 using Microsoft.AspNetCore.Mvc.Filters;
 using ProtocolBench.Rest.Api.Controllers;
 using ProtocolBench.Shared.Domain;
+using ProtocolBench.Shared.Domain.Authors;
 using ProtocolBench.Shared.Domain.Payloads;
 using ProtocolBench.Shared.Hosting;
 
 namespace ProtocolBench.Rest.Api;
 
-/// <summary>Reserves each action's largest possible answer from the <see cref="ResponseBudget"/> before the action runs.</summary>
+/// <summary>
+/// Reserves each action's largest possible answer from the <see cref="ResponseBudget"/> before the action runs, and charges
+/// a list of authors its real size once the action has built it, before it is written.
+/// </summary>
 internal sealed class ResponseBudgetFilter(ResponseBudget budget, PayloadFiles files) : IAsyncActionFilter
 {
     public async Task OnActionExecutionAsync(ActionExecutingContext context, ActionExecutionDelegate next)
     {
         await budget.ReserveForAsync(context.HttpContext, SizeOf(context), context.HttpContext.RequestAborted);
-        await next();
+        if (await next() is { Result: ObjectResult { Value: IReadOnlyList<AuthorDto> authors } })
+        {
+            budget.Charge(context.HttpContext, ResponseSize.Authors(authors));
+        }
     }
 
     private long SizeOf(ActionExecutingContext context) => (context.ActionDescriptor as ControllerActionDescriptor)?.ActionName switch

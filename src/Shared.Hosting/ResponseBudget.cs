@@ -70,7 +70,7 @@ public sealed class ResponseBudget : IDisposable
             return;
         }
 
-        var reservation = new Reservation(this, http, (int)Math.Min(_permits, (bytes + BytesPerPermit - 1) / BytesPerPermit));
+        var reservation = new Reservation(this, http, bytes, PermitsFor(bytes));
         Task? admitted = null;
         lock (_lock)
         {
@@ -92,10 +92,70 @@ public sealed class ResponseBudget : IDisposable
             }
         }
 
-        http.Response.RegisterForDispose(reservation);
-        http.Features.Set(reservation);
+        Attach(http, reservation);
         // A caller that gave up just as it was admitted returns its permits when its request ends.
         cancellationToken.ThrowIfCancellationRequested();
+    }
+
+    /// <summary>
+    /// Raises this request's reservation to <paramref name="bytes"/>, the size of an answer it has built, when that is more
+    /// than it reserved (a search or a page whose authors have long names: their size is known only after the query, and
+    /// <see cref="Domain.ResponseSize.Search"/> reserves 128 bytes an author). At once, not waiting: the answer exists, and
+    /// waiting would only hold it longer; later callers wait for it instead. So no answer is sent that was charged less
+    /// than its size. Returns how many bytes the request may now write before it must be charged again.
+    /// </summary>
+    public long Charge(HttpContext http, long bytes)
+    {
+        var reservation = http.Features.Get<Reservation>();
+        if (reservation is null && bytes < ThresholdBytes)
+        {
+            return ThresholdBytes - 1;
+        }
+
+        var created = reservation is null;
+        long reserved = 0;
+        lock (_lock)
+        {
+            if (reservation is null)
+            {
+                reservation = new Reservation(this, http, bytes, PermitsFor(bytes));
+                Hold(reservation);
+            }
+            else if (bytes > reservation.Bytes && _holders.Contains(reservation))
+            {
+                reserved = reservation.Bytes;
+                var permits = PermitsFor(bytes);
+                _available -= permits - reservation.Permits;
+                reservation.Bytes = bytes;
+                reservation.Permits = permits;
+            }
+            else
+            {
+                return Covered(reservation);
+            }
+
+            _exhausted |= _available < 0;
+        }
+
+        if (created)
+        {
+            Attach(http, reservation);
+        }
+
+        _logger.LogDebug("Charged {Bytes} bytes for the answer to {Path}, which had reserved {Reserved}", bytes, http.Request.Path, reserved);
+        return Covered(reservation);
+    }
+
+    private int PermitsFor(long bytes) => (int)Math.Min(_permits, (bytes + BytesPerPermit - 1) / BytesPerPermit);
+
+    /// <summary>The bytes a reservation covers; all of them when it holds the whole budget.</summary>
+    private long Covered(Reservation reservation) =>
+        reservation.Permits == _permits ? long.MaxValue : (long)reservation.Permits * BytesPerPermit;
+
+    private static void Attach(HttpContext http, Reservation reservation)
+    {
+        http.Response.RegisterForDispose(reservation);
+        http.Features.Set(reservation);
     }
 
     private void Hold(Reservation reservation)
@@ -254,13 +314,15 @@ public sealed class ResponseBudget : IDisposable
         },
         TaskScheduler.Default);
 
-    private sealed class Reservation(ResponseBudget budget, HttpContext http, int permits) : IDisposable
+    private sealed class Reservation(ResponseBudget budget, HttpContext http, long bytes, int permits) : IDisposable
     {
         private int _disposed;
 
         public HttpContext Http { get; } = http;
 
-        public int Permits { get; } = permits;
+        public long Bytes { get; set; } = bytes;
+
+        public int Permits { get; set; } = permits;
 
         public ConnectionProgress? Progress { get; } = http.Features.Get<ConnectionProgress>();
 

@@ -149,6 +149,15 @@ public sealed class CompressingServices : SqliteServices
     protected override IReadOnlyDictionary<string, string> Settings => new Lab.Conditions { Compression = Compression.Gzip }.ServiceSettings;
 }
 
+/// <summary>The services on a SQLite file of their own, each printing what the response budget charges (its Debug lines).</summary>
+public sealed class ChargeLoggingServices : SqliteServices
+{
+    protected override IReadOnlyDictionary<string, string> Settings => new Dictionary<string, string>
+    {
+        ["Logging:LogLevel:ProtocolBench.Shared.Hosting.ResponseBudget"] = "Debug",
+    };
+}
+
 /// <summary>
 /// Runs when PROTOCOLBENCH_TEST_POSTGRES holds a connection string (CI always sets it); otherwise every test
 /// in the PostgreSQL collection shows as skipped with the reason. The test database is dropped and re-created.
