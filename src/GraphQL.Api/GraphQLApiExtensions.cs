@@ -2,6 +2,7 @@ using System.Text.Encodings.Web;
 using GraphQL;
 using GraphQL.Execution;
 using GraphQL.Validation.Rules.Custom;
+using ProtocolBench.Shared.Domain.Payloads;
 using ProtocolBench.Shared.Hosting;
 using GraphQLServiceLifetime = GraphQL.DI.ServiceLifetime;
 
@@ -14,17 +15,20 @@ public static class GraphQLApiExtensions
     {
         // Introspection (and with it any IDE or code generator) only in Development; the SDL is in schema.graphql.
         var development = builder.Environment.IsDevelopment();
+        // The same escaping as REST (ASP.NET Core's JsonOptions): UTF-8 as is, so both send the same bytes.
+        var json = new GraphQLJson(options =>
+        {
+            options.Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping;
+            options.Converters.Add(new RequestInputsConverter());
+            options.Converters.Add(new SegmentedBase64Converter());
+        });
+        builder.Services.AddSingleton(json);
         builder.Services.AddGraphQL(graphql =>
         {
             graphql
                 .AddSchema<LibrarySchema>()
                 .AddGraphTypes(typeof(LibrarySchema).Assembly)
-                // The same escaping as REST (ASP.NET Core's JsonOptions): UTF-8 as is, so both send the same bytes.
-                .AddSystemTextJson(json =>
-                {
-                    json.Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping;
-                    json.Converters.Add(new RequestInputsConverter());
-                })
+                .AddSerializer(json)
                 .AddErrorInfoProvider<ClientErrorInfoProvider>()
                 .AddUnhandledExceptionHandler(ClientErrors.Translate)
                 .AddComplexityAnalyzer(options => Cost.Configure(options, allowIntrospection: development));

@@ -27,7 +27,7 @@ namespace ProtocolBench.GraphQL.Api;
 /// a batch); 405 for a mutation over GET; 413 for a body over 1 MiB; 415 for a body that is not UTF-8 JSON.
 /// </summary>
 public sealed class GraphQLEndpoint(
-    IDocumentExecuter<ISchema> executer, IGraphQLTextSerializer serializer, IConfiguration configuration, ResponseBudget budget, PayloadFiles files)
+    IDocumentExecuter<ISchema> executer, GraphQLJson serializer, IConfiguration configuration, ResponseBudget budget, PayloadFiles files)
 {
     public const string Path = "/graphql";
 
@@ -185,7 +185,9 @@ public sealed class GraphQLEndpoint(
         }
 
         response.ContentType = ContentTypeOf(responseType);
-        await serializer.WriteAsync(new ChargedResponseStream(http, budget), result, http.RequestAborted);
+        // Into the response's own buffers, charged as written (GraphQLSerializer.WriteAsync would build the whole answer in
+        // one buffer from the shared array pool first).
+        await JsonSerializer.SerializeAsync(new ChargedResponseWriter(http, budget), result, serializer.Options, http.RequestAborted);
     }
 
     private static TimeSpan ExecutionTimeout(TimeSpan request) =>

@@ -13,6 +13,8 @@ public sealed class LibrarySchema : Schema
     public LibrarySchema(IServiceProvider services, IDbContextFactory<LibraryDbContext> factory, PayloadFiles files)
         : base(services)
     {
+        // Replaces the built-in String by name, before any field asks for it (graphql-dotnet's way to override a scalar).
+        RegisterType(new SegmentedStringGraphType());
         Query = new ObjectGraphType { Name = "Query" }
             .AddPayloadQueries(files)
             .AddAuthorQueries(factory);

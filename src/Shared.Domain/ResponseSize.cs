@@ -49,7 +49,7 @@ public static class ResponseSize
     /// </summary>
     public static int JsonBytes(string text)
     {
-        if (!text.AsSpan().ContainsAnyExcept(PlainAscii))
+        if (IsPlainAscii(text))
         {
             // Printable ASCII that needs no escape, as nearly all names and titles are: one byte a character.
             return text.Length;
@@ -65,6 +65,9 @@ public static class ResponseSize
             return text.Length * MaxJsonBytesPerChar;
         }
     }
+
+    /// <summary>Printable ASCII that JSON sends as is, one byte a character: no quote, backslash or control character.</summary>
+    public static bool IsPlainAscii(ReadOnlySpan<char> text) => !text.ContainsAnyExcept(PlainAscii);
 
     public static long Ints(int? count) => (long)Math.Clamp(count ?? 0, 0, Limits.IntsCountMax) * IntBytes;
 

@@ -45,14 +45,16 @@ public sealed class ResponseBudget : IDisposable
     private readonly LinkedList<Reservation> _waiting = [];
     private readonly HashSet<Reservation> _holders = [];
     private readonly Timer _sweeper;
+    private readonly ReleasingMemoryPoolFactory _buffers;
     private readonly ILogger _logger;
     private int _available;
     private bool _sweeping;
     private bool _exhausted;
     private long _collectedAt;
 
-    public ResponseBudget(IConfiguration configuration, ILogger<ResponseBudget> logger)
+    public ResponseBudget(IConfiguration configuration, ReleasingMemoryPoolFactory buffers, ILogger<ResponseBudget> logger)
     {
+        _buffers = buffers;
         _permits = Math.Max(1, configuration.GetValue("Limits:ResponseBudgetMiB", 48) * (1024 * 1024 / BytesPerPermit));
         _available = _permits;
         _logger = logger;
@@ -142,8 +144,10 @@ public sealed class ResponseBudget : IDisposable
             Attach(http, reservation);
         }
 
-        _logger.LogDebug("Charged {Bytes} bytes for the answer to {Path}, which had reserved {Reserved}", bytes, http.Request.Path, reserved);
-        return Covered(reservation);
+        var covered = Covered(reservation);
+        _logger.LogDebug("Charged the answer to {Path} {Bytes} bytes: {Covered} reserved (was {Reserved})",
+            http.Request.Path, bytes, Math.Min(covered, (long)_permits * BytesPerPermit), reserved);
+        return covered;
     }
 
     private int PermitsFor(long bytes) => (int)Math.Min(_permits, (bytes + BytesPerPermit - 1) / BytesPerPermit);
@@ -308,9 +312,10 @@ public sealed class ResponseBudget : IDisposable
         _ =>
         {
             var before = Environment.WorkingSet;
+            var released = _buffers.ReleaseIdle();
             GC.Collect(2, GCCollectionMode.Aggressive, blocking: true, compacting: true);
-            _logger.LogInformation("The response budget is free again after it ran out: heap compacted, working set {Before} → {After} MiB",
-                before >> 20, Environment.WorkingSet >> 20);
+            _logger.LogInformation("The response budget is free again after it ran out: {Released} MiB of idle buffers released, heap compacted, working set {Before} → {After} MiB",
+                released >> 20, before >> 20, Environment.WorkingSet >> 20);
         },
         TaskScheduler.Default);
 

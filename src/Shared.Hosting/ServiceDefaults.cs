@@ -2,6 +2,7 @@ using System.IO.Compression;
 using System.Net;
 using System.Text.Json;
 using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Diagnostics.HealthChecks;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Hosting.Server;
@@ -79,6 +80,9 @@ public static class ServiceDefaults
         });
         builder.Services.AddHostedService<StdinLifeline>();
         builder.Services.AddSingleton<ResponseBudget>();
+        // Kestrel's buffers come from a pool that lets go of them after a burst (replaces Kestrel's own, registered before).
+        builder.Services.AddSingleton<ReleasingMemoryPoolFactory>();
+        builder.Services.AddSingleton<IMemoryPoolFactory<byte>>(services => services.GetRequiredService<ReleasingMemoryPoolFactory>());
         if (CompressionOptions.IsEnabled(builder.Configuration))
         {
             builder.Services.AddResponseCompression(o =>

@@ -83,7 +83,7 @@ public sealed partial class AnswerChargeTests(ChargeLoggingServices fixture) : I
         }
     }
 
-    /// <summary>The service printed a charge for this path of at least the answer's bytes (the last, when GraphQL charged as it wrote).</summary>
+    /// <summary>The service printed a reservation for this path of at least the answer's bytes (the last, when GraphQL charged as it wrote).</summary>
     private async Task AssertChargedAsync(Protocol protocol, string path, byte[] answer)
     {
         var service = fixture.Services.Processes.Single(p => p.Spec.Protocol == protocol);
@@ -99,6 +99,6 @@ public sealed partial class AnswerChargeTests(ChargeLoggingServices fixture) : I
         Assert.True(charged >= answer.Length, $"{protocol} {path} answered {answer.Length} bytes and was charged {charged}.\n{service.Tail()}");
     }
 
-    [GeneratedRegex(@"Charged (?<bytes>\d+) bytes for the answer to (?<path>\S+),")]
+    [GeneratedRegex(@"Charged the answer to (?<path>\S+) \d+ bytes: (?<bytes>\d+) reserved")]
     private static partial Regex ChargeLine();
 }

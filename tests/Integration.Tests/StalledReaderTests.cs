@@ -74,6 +74,7 @@ public sealed class StalledReaderTests(SqliteServices fixture)
         await Task.Delay(TimeSpan.FromSeconds(10), Token);
         var after = PeakMemory.ResidentMiB(service);
         TestContext.Current.TestOutputHelper?.WriteLine($"{protocol} {answer}: {after} MiB resident 10 s later (+{after - before})");
+        Assert.True(after - before <= PeakMemory.BackWithinMiB, $"{protocol} {answer}: {after} MiB resident 10 s after the burst, {before} MiB before it.");
 
         // A reader that reads gets the whole PDF, on both transports; the service never restarted.
         Assert.False(service.HasExited);

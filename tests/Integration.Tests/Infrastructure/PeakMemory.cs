@@ -11,6 +11,9 @@ public sealed record PeakMemory(long BeforeMiB, long PeakMiB)
     /// <summary>The bound: one hostile request may not add more than this to a service.</summary>
     public const long BoundMiB = 256;
 
+    /// <summary>The bound 10 s after a burst: back within this of where the service started.</summary>
+    public const long BackWithinMiB = 64;
+
     public long GrowthMiB => PeakMiB - BeforeMiB;
 
     public static async Task<PeakMemory> DuringAsync(ServiceProcess service, Func<Task> hostile)
