@@ -6,7 +6,7 @@ using ProtocolBench.Shared.Domain.Payloads;
 namespace ProtocolBench.GraphQL.Api.Payloads;
 
 /// <summary>
-/// GraphQL's String, with long values that need escaping handed to the serializer as <see cref="LongText"/>, which writes them in pieces
+/// GraphQL's String, with long values handed to the serializer as <see cref="LongText"/>, which writes them in pieces
 /// (<see cref="SegmentedJson"/>) as REST writes a clone: graphql-dotnet writes a string whole, in one span. Replaces the
 /// built-in String by name, so the schema is unchanged.
 /// </summary>
