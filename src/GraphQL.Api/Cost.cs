@@ -69,8 +69,8 @@ internal static class Cost
     public static FieldComplexityResult Clone(FieldImpactContext context) =>
         new(TextPoints(ResponseSize.Clone(context.GetArgument<string?>("text", null), context.GetArgument<int?>("count", null))), 1);
 
-    /// <summary>A file: one point per 64 bytes of its base64 text.</summary>
-    public static double Base64Text(int bytes) => TextPoints((bytes + 2L) / 3 * 4);
+    /// <summary>A file: one point per 64 bytes of its base64 text, as JSON sends it.</summary>
+    public static double Base64Text(int bytes) => TextPoints(ResponseSize.File(bytes));
 
     private static double TextPoints(long bytes) => Math.Max(1, Math.Ceiling(bytes / (double)TextBytesPerPoint));
 

@@ -48,10 +48,10 @@ internal sealed class ResponseBudgetListener(ResponseBudget budget, PayloadFiles
         int? Int(string name) => arguments?.TryGetValue(name, out var value) == true ? value.Value as int? : null;
         return field.Name.StringValue switch
         {
-            "clone" => ResponseSize.Clone(arguments?.TryGetValue("text", out var text) == true ? text.Value as string : null, Int("count")),
+            "clone" => ResponseSize.CloneHeld(arguments?.TryGetValue("text", out var text) == true ? text.Value as string : null, Int("count")),
             "ints" => ResponseSize.Ints(Int("count")),
-            "textFile" => files.IsAvailable ? files.Text.Length : 0,
-            "pdf" => files.IsAvailable ? files.Pdf.Length : 0,
+            "textFile" => files.IsAvailable ? ResponseSize.File(files.Text.Length) : 0,
+            "pdf" => files.IsAvailable ? ResponseSize.File(files.Pdf.Length) : 0,
             "searchAuthors" => ResponseSize.Search(Int("limit")),
             "authors" => ResponseSize.List(Int("take")),
             _ => 0,

@@ -30,11 +30,11 @@ public sealed class ResponseBudgetInterceptor(ResponseBudget budget, PayloadFile
 
     private long SizeOf(object request, string method) => request switch
     {
-        CloneRequest clone => ResponseSize.Clone(clone.Text, clone.HasCount ? clone.Count : null),
+        CloneRequest clone => ResponseSize.CloneHeld(clone.Text, clone.HasCount ? clone.Count : null),
         GetIntsRequest ints => ResponseSize.Ints(ints.HasCount ? ints.Count : null),
         GetFileRequest when !files.IsAvailable => 0,
-        GetFileRequest when method.EndsWith("/GetTextFile", StringComparison.Ordinal) => files.Text.Length,
-        GetFileRequest when method.EndsWith("/GetPdf", StringComparison.Ordinal) => files.Pdf.Length,
+        GetFileRequest when method.EndsWith("/GetTextFile", StringComparison.Ordinal) => ResponseSize.File(files.Text.Length),
+        GetFileRequest when method.EndsWith("/GetPdf", StringComparison.Ordinal) => ResponseSize.File(files.Pdf.Length),
         SearchAuthorsRequest search => ResponseSize.Search(search.HasLimit ? search.Limit : null),
         ListAuthorsRequest list => ResponseSize.List(list.HasTake ? list.Take : null),
         _ => 0,

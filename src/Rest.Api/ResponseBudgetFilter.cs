@@ -26,10 +26,12 @@ internal sealed class ResponseBudgetFilter(ResponseBudget budget, PayloadFiles f
 
     private long SizeOf(ActionExecutingContext context) => (context.ActionDescriptor as ControllerActionDescriptor)?.ActionName switch
     {
-        nameof(PayloadsController.Clone) => ResponseSize.Clone(Argument<string>(context, "text"), Argument<int?>(context, "count")),
+        nameof(PayloadsController.Clone) => ResponseSize.CloneHeld(Argument<string>(context, "text"), Argument<int?>(context, "count")),
         nameof(PayloadsController.Ints) => ResponseSize.Ints(Argument<int?>(context, "count")),
-        nameof(PayloadsController.TextFile) or nameof(PayloadsController.TextFileRaw) => files.IsAvailable ? files.Text.Length : 0,
-        nameof(PayloadsController.Pdf) or nameof(PayloadsController.PdfRaw) => files.IsAvailable ? files.Pdf.Length : 0,
+        nameof(PayloadsController.TextFile) => files.IsAvailable ? ResponseSize.File(files.Text.Length) : 0,
+        nameof(PayloadsController.Pdf) => files.IsAvailable ? ResponseSize.File(files.Pdf.Length) : 0,
+        nameof(PayloadsController.TextFileRaw) => files.IsAvailable ? files.Text.Length : 0,
+        nameof(PayloadsController.PdfRaw) => files.IsAvailable ? files.Pdf.Length : 0,
         nameof(AuthorsController.Search) => ResponseSize.Search(Argument<int?>(context, "limit")),
         nameof(AuthorsController.List) => ResponseSize.List(Argument<int?>(context, "take")),
         _ => 0,

@@ -11,7 +11,8 @@ namespace ProtocolBench.Shared.Hosting;
 /// 200 such streams asking for the PDF held 0.7 to 1.9 GB. So an operation whose answer can exceed
 /// <see cref="ThresholdBytes"/> reserves its <see cref="Domain.ResponseSize"/> before it runs and keeps it until its response
 /// has been written; beyond <c>Limits:ResponseBudgetMiB</c> (48) in flight, callers wait, up to their own deadline. The
-/// reservation is the payload's size, not its encoded size, so every protocol gets the same concurrency.
+/// reservation is the most the answer can hold on any protocol (its JSON bytes, and a clone's own text beside them), so
+/// every protocol gets the same concurrency.
 /// <para>
 /// Readers that never read must not keep the budget from readers that do (fault table row 68: 100 stalled connections
 /// made a reader wait 28.7 s). A share per client address would not help (a benchmark is one address), nor one per
@@ -70,6 +71,11 @@ public sealed class ResponseBudget : IDisposable
         if (bytes < ThresholdBytes)
         {
             return;
+        }
+
+        if (_logger.IsEnabled(LogLevel.Debug))
+        {
+            _logger.LogDebug("Reserving {Bytes} bytes for the answer to {Path}", bytes, http.Request.Path);
         }
 
         var reservation = new Reservation(this, http, bytes, PermitsFor(bytes));

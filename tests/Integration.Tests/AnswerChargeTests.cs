@@ -6,6 +6,7 @@ using System.Text.RegularExpressions;
 using Google.Protobuf;
 using ProtocolBench.Integration.Tests.Infrastructure;
 using ProtocolBench.Shared.Clients;
+using ProtocolBench.Shared.Domain;
 
 namespace ProtocolBench.Integration.Tests;
 
@@ -13,7 +14,8 @@ namespace ProtocolBench.Integration.Tests;
 /// What a list of authors is charged (fault table row 69). A search reserves 128 bytes an author before its query, and an
 /// author created with a name of 100 emoji takes 1,200 bytes of escapes in JSON: so a search or a page is charged its real
 /// size once it is built, before it is written; GraphQL is charged as it writes, aliases included. And an alias, the key
-/// of its field's every value, is at most 32 characters (row 70). On services of their own, which print each charge.
+/// of its field's every value, is at most 32 characters (row 70). A file is reserved its base64, a clone its JSON and its own
+/// text (row 71). On services of their own, which print each reservation and charge.
 /// </summary>
 public sealed partial class AnswerChargeTests(ChargeLoggingServices fixture) : IClassFixture<ChargeLoggingServices>
 {
@@ -63,6 +65,48 @@ public sealed partial class AnswerChargeTests(ChargeLoggingServices fixture) : I
         Assert.Equal((authorsBefore + LongNames, books), await fixture.CountRowsAsync());
     }
 
+    /// <summary>
+    /// A file is reserved its base64 as JSON sends it (4.5 MB for the PDF's 3.4 MB), a clone its JSON and its own text beside
+    /// it (3 MiB for 1 MiB of plain text). In ascending order of what each answers on a path, so that a line left from the
+    /// call before cannot stand in for the one it checks.
+    /// </summary>
+    [Fact]
+    public async Task AFileOrACloneIsReservedWhatItSendsOnEveryProtocol()
+    {
+        var count = Limits.CloneOutputMaxChars / Limits.CloneTextMaxLength;
+        string Repeated(char c) => new(c, Limits.CloneTextMaxLength);
+        using var http = new HttpClient { Timeout = TimeSpan.FromSeconds(30) };
+
+        var rest = fixture.Addresses.BaseUri(Protocol.Rest, Transport.Http);
+        foreach (var text in new[] { Repeated('a'), Repeated('\u0001') })
+        {
+            await AssertChargedAsync(Protocol.Rest, "/api/payloads/clone", await http.GetByteArrayAsync(
+                new Uri(rest, $"/api/payloads/clone?text={Uri.EscapeDataString(text)}&count={count}"), Token));
+        }
+
+        await AssertChargedAsync(Protocol.Rest, "/api/payloads/pdf", await http.GetByteArrayAsync(new Uri(rest, "/api/payloads/pdf"), Token));
+
+        var graphql = new Uri(fixture.Addresses.BaseUri(Protocol.GraphQL, Transport.Http), "/graphql");
+        foreach (var query in new[] { "{pdf{name contentType data}}", $"{{clone(text:{JsonSerializer.Serialize(Repeated('\u0001'))},count:{count})}}" })
+        {
+            using var answer = await http.PostAsync(graphql, new StringContent(JsonSerializer.Serialize(new { query }), Encoding.UTF8, "application/json"), Token);
+            var body = await answer.Content.ReadAsByteArrayAsync(Token);
+            Assert.False(JsonDocument.Parse(body).RootElement.TryGetProperty("errors", out _), Encoding.UTF8.GetString(body[..Math.Min(body.Length, 500)]));
+            await AssertChargedAsync(Protocol.GraphQL, "/graphql", body);
+        }
+
+        foreach (var (path, request) in new (string, IMessage)[]
+        {
+            ("/protocolbench.v1.Payloads/Clone", new V1.CloneRequest { Text = Repeated('\u0001'), Count = count }),
+            ("/protocolbench.v1.Payloads/GetPdf", new V1.GetFileRequest()),
+        })
+        {
+            var call = await GrpcCalls.CallAsync(fixture, path.TrimStart('/'), request.ToByteArray(), Token);
+            Assert.Equal("0", call.Status);
+            await AssertChargedAsync(Protocol.Grpc, path, call.Message);
+        }
+    }
+
     [Fact]
     public async Task AnAliasLongerThan32CharactersIsRefusedBeforeItRuns()
     {
@@ -83,7 +127,7 @@ public sealed partial class AnswerChargeTests(ChargeLoggingServices fixture) : I
         }
     }
 
-    /// <summary>The service printed a reservation for this path of at least the answer's bytes (the last, when GraphQL charged as it wrote).</summary>
+    /// <summary>The service printed a reservation for this path of at least the answer's bytes (the last: GraphQL is charged again as it writes).</summary>
     private async Task AssertChargedAsync(Protocol protocol, string path, byte[] answer)
     {
         var service = fixture.Services.Processes.Single(p => p.Spec.Protocol == protocol);
@@ -99,6 +143,6 @@ public sealed partial class AnswerChargeTests(ChargeLoggingServices fixture) : I
         Assert.True(charged >= answer.Length, $"{protocol} {path} answered {answer.Length} bytes and was charged {charged}.\n{service.Tail()}");
     }
 
-    [GeneratedRegex(@"Charged the answer to (?<path>\S+) \d+ bytes: (?<bytes>\d+) reserved")]
+    [GeneratedRegex(@"Reserving (?<bytes>\d+) bytes for the answer to (?<path>\S+)|Charged the answer to (?<path>\S+) \d+ bytes: (?<bytes>\d+) reserved")]
     private static partial Regex ChargeLine();
 }

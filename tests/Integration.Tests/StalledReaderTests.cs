@@ -8,7 +8,7 @@ namespace ProtocolBench.Integration.Tests;
 
 /// <summary>
 /// HTTP/2 readers that never read (fault table rows 60 and 68): 2 connections × 100 streams with a window of 0, each
-/// asking for the PDF or for 1 MiB of control characters. Before the response budget they grew the services by
+/// asking for the PDF, for 1 MiB of control characters or for 1 MiB of plain text. Before the response budget they grew the services by
 /// 0.7–1.9 GB; now the service stays within +256 MiB, the stalled streams are ended, and a reader that does read gets the
 /// PDF, also beside 100 stalled connections.
 /// </summary>
@@ -22,11 +22,12 @@ public sealed class StalledReaderTests(SqliteServices fixture)
 
     private static readonly (string, string)[] GrpcHeaders = [("content-type", "application/grpc"), ("te", "trailers")];
 
-    /// <summary>The PDF, and 1 MiB of control characters (6 MiB of JSON: each is sent as \u0001, row 66).</summary>
+    /// <summary>The PDF, 1 MiB of control characters (6 MiB of JSON: each is sent as \u0001, row 66) and 1 MiB of plain text (2 MiB as a .NET string).</summary>
     public static readonly TheoryData<Protocol, string> Answers = new()
     {
         { Protocol.Rest, "pdf" }, { Protocol.Grpc, "pdf" }, { Protocol.GraphQL, "pdf" },
         { Protocol.Rest, "control characters" }, { Protocol.Grpc, "control characters" }, { Protocol.GraphQL, "control characters" },
+        { Protocol.Rest, "plain text" }, { Protocol.Grpc, "plain text" }, { Protocol.GraphQL, "plain text" },
     };
 
     [Theory]
@@ -34,7 +35,12 @@ public sealed class StalledReaderTests(SqliteServices fixture)
     public async Task ReadersThatNeverReadCannotHoldTheServicesMemory(Protocol protocol, string answer)
     {
         var service = fixture.Services.Processes.Single(p => p.Spec.Protocol == protocol);
-        var (baseUri, method, path, headers, body) = answer == "pdf" ? PdfRequest(protocol) : ControlCharactersRequest(protocol);
+        var (baseUri, method, path, headers, body) = answer switch
+        {
+            "pdf" => PdfRequest(protocol),
+            "plain text" => CloneRequest(protocol, 'a'),
+            _ => CloneRequest(protocol, '\u0001'),
+        };
 
         var readers = new List<StalledHttp2Reader>();
         var stalledFor = Stopwatch.StartNew();
@@ -130,19 +136,23 @@ public sealed class StalledReaderTests(SqliteServices fixture)
         _ => (fixture.Addresses.BaseUri(protocol, Transport.Http), "POST", "/protocolbench.v1.Payloads/GetPdf", GrpcHeaders, new byte[5]),
     };
 
-    /// <summary>1 MiB of U+0001: 1,024 of them cloned 1,024 times.</summary>
-    private (Uri BaseUri, string Method, string Path, (string, string)[] Headers, byte[]? Body) ControlCharactersRequest(Protocol protocol)
+    /// <summary>
+    /// 1 MiB of one character, 1,024 of them cloned 1,024 times: U+0001 is 6 MiB of JSON (each is sent as \u0001, row 66),
+    /// plain ASCII 1 MiB of JSON and 2 MiB of .NET string.
+    /// </summary>
+    private (Uri BaseUri, string Method, string Path, (string, string)[] Headers, byte[]? Body) CloneRequest(Protocol protocol, char character)
     {
         var (baseUri, _, _, _, _) = PdfRequest(protocol);
         var count = Limits.CloneOutputMaxChars / Limits.CloneTextMaxLength;
+        var text = new string(character, Limits.CloneTextMaxLength);
         return protocol switch
         {
-            Protocol.Rest => (baseUri, "GET", $"/api/payloads/clone?text={string.Concat(Enumerable.Repeat("%01", Limits.CloneTextMaxLength))}&count={count}", [], null),
-            // POST: the escaped text is longer than Kestrel's 8 KiB request line.
+            Protocol.Rest => (baseUri, "GET", $"/api/payloads/clone?text={Uri.EscapeDataString(text)}&count={count}", [], null),
+            // POST: the escaped text can be longer than Kestrel's 8 KiB request line.
             Protocol.GraphQL => (baseUri, "POST", "/graphql", [("content-type", "application/json")], Encoding.UTF8.GetBytes(
-                $$$"""{"query":"query($t:String!){clone(text:$t,count:{{{count}}})}","variables":{"t":"{{{string.Concat(Enumerable.Repeat("\\u0001", Limits.CloneTextMaxLength))}}}"}}""")),
+                $$$"""{"query":"query($t:String!){clone(text:$t,count:{{{count}}})}","variables":{"t":{{{System.Text.Json.JsonSerializer.Serialize(text)}}}}}""")),
             _ => (baseUri, "POST", "/protocolbench.v1.Payloads/Clone", GrpcHeaders,
-                GrpcCalls.Frame(Google.Protobuf.MessageExtensions.ToByteArray(new V1.CloneRequest { Text = new string('\u0001', Limits.CloneTextMaxLength), Count = count }))),
+                GrpcCalls.Frame(Google.Protobuf.MessageExtensions.ToByteArray(new V1.CloneRequest { Text = text, Count = count }))),
         };
     }
 
