@@ -16,6 +16,9 @@ public sealed class ConnectionProgress
 
     public long BytesWritten => Interlocked.Read(ref _bytesWritten);
 
+    /// <summary>How many <see cref="ResponseBudget"/> reservations the connection's requests hold; read and written under the budget's lock.</summary>
+    internal int Reservations { get; set; }
+
     private void Add(long bytes) => Interlocked.Add(ref _bytesWritten, bytes);
 
     /// <summary>Counts every connection of this endpoint; on HTTPS, call it after <c>UseHttps</c>.</summary>

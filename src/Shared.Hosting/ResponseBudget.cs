@@ -19,11 +19,15 @@ namespace ProtocolBench.Shared.Hosting;
 /// connection (a hundred stalled connections hold one answer each, and a share would queue HTTP/2's multiplexed calls
 /// where HTTP/1.1 opens connections); an answer is built before it is written, so it cannot be reserved at write time.
 /// Instead, while anyone waits: a holder whose connection has sent nothing for <see cref="StallAfter"/> since its
-/// response started is aborted (its HTTP/2 stream reset, its HTTP/1.1 connection closed), which returns its reservation
-/// at once rather than when Kestrel's minimum data rate ends the connection (5 s and more); and the newest waiter is
-/// admitted first, so a reader that arrives behind a queue of stalled requests is next, not last. A waiter older than
-/// <see cref="AgeLimit"/> goes first all the same, so that no caller starves under a long overload of readers that read
-/// (Facebook's adaptive LIFO, "Fail at Scale", ACM Queue 2015, is the same idea). System.Threading.RateLimiting's queues
+/// response started, or whose own write has waited for its reader <see cref="StreamStallAfter"/> and as long as its bytes
+/// take at <see cref="StreamMinBytesPerSecond"/> (an HTTP/2 stream nobody reads, on a connection that sends for another,
+/// which Kestrel never ends), is aborted (its HTTP/2 stream reset, its HTTP/1.1 connection closed), which returns its
+/// reservation at once rather than when Kestrel's minimum data rate ends the connection (5 s and more, or never). And the
+/// newest waiter is admitted first, so a reader that arrives behind a queue of stalled requests is next, not last; one
+/// whose connection holds no reservation goes before one whose connection does, so a connection's own queue of streams
+/// does not keep other clients behind it. A waiter older than <see cref="AgeLimit"/> goes first all the same, so that no
+/// caller starves under a long overload of readers that read (Facebook's adaptive LIFO, "Fail at Scale", ACM Queue 2015,
+/// is the same idea). System.Threading.RateLimiting's queues
 /// are strictly oldest- or newest-first, hence this queue of its own.
 /// </para>
 /// </summary>
@@ -33,6 +37,22 @@ public sealed class ResponseBudget : IDisposable
 
     /// <summary>How long a connection may send nothing, its response started, before its reservation is taken back.</summary>
     public static readonly TimeSpan StallAfter = TimeSpan.FromMilliseconds(500);
+
+    /// <summary>
+    /// How long one write of an answer may wait for its reader, while its connection sends for other streams, before its
+    /// reservation is taken back: this, or the time its bytes take at <see cref="StreamMinBytesPerSecond"/> if that is
+    /// longer. Longer than <see cref="StallAfter"/>, because the streams of one connection share its bandwidth.
+    /// </summary>
+    public static readonly TimeSpan StreamStallAfter = TimeSpan.FromSeconds(2);
+
+    /// <summary>
+    /// The slowest reader of one answer that keeps its reservation while others wait: 256 KiB/s, about 2 Mbit/s, a fifth of
+    /// what each of the ten PDFs the budget admits at once gets on the slowest network profile (wan, 50 Mbit/s); Kestrel's
+    /// own minimum, 240 B/s, ends only a whole connection. An answer is flushed whole (System.Text.Json flushes between
+    /// values, not inside one; gRPC writes a unary answer as one message), so a stream nobody reads is seen after its
+    /// answer's time at this rate: 18.1 s for the PDF as JSON, 13.6 s as protobuf.
+    /// </summary>
+    public const long StreamMinBytesPerSecond = 256 * 1024;
 
     /// <summary>How long a waiter may wait before it goes ahead of newer ones.</summary>
     public static readonly TimeSpan AgeLimit = TimeSpan.FromSeconds(5);
@@ -166,12 +186,21 @@ public sealed class ResponseBudget : IDisposable
     {
         http.Response.RegisterForDispose(reservation);
         http.Features.Set(reservation);
+        if (!http.Response.HasStarted)
+        {
+            reservation.Answer = ResponseProgress.Watch(http);
+        }
     }
 
     private void Hold(Reservation reservation)
     {
         _available -= reservation.Permits;
         _holders.Add(reservation);
+        if (reservation.Progress is { } connection)
+        {
+            connection.Reservations++;
+        }
+
         reservation.Sent = reservation.Progress?.BytesWritten ?? 0;
         reservation.ProgressAt = Environment.TickCount64;
     }
@@ -191,12 +220,12 @@ public sealed class ResponseBudget : IDisposable
         return reservation.Admission.Task;
     }
 
-    /// <summary>Admits waiters while the permits suffice: the newest first, or the oldest once it has waited <see cref="AgeLimit"/>.</summary>
+    /// <summary>Admits waiters while the permits suffice, in the order of <see cref="Next"/>.</summary>
     private void Admit()
     {
-        while (_waiting.First is { } oldest)
+        while (_waiting.First is not null)
         {
-            var next = Environment.TickCount64 - oldest.Value.EnqueuedAt >= AgeLimit.TotalMilliseconds ? oldest : _waiting.Last!;
+            var next = Next();
             if (_available < next.Value.Permits)
             {
                 return;
@@ -207,6 +236,28 @@ public sealed class ResponseBudget : IDisposable
             Hold(next.Value);
             next.Value.Admission!.TrySetResult();
         }
+    }
+
+    /// <summary>
+    /// The waiter to admit next: one whose connection holds no reservation before one whose connection does, so that a
+    /// connection with many streams nobody reads cannot keep other clients' readers behind its own; among those the newest,
+    /// or the oldest once it has waited <see cref="AgeLimit"/>. A scan of the queue, which exists only while callers wait.
+    /// </summary>
+    private LinkedListNode<Reservation> Next()
+    {
+        LinkedListNode<Reservation>? oldest = null, newest = null;
+        for (var node = _waiting.First; node is not null; node = node.Next)
+        {
+            if ((node.Value.Progress?.Reservations ?? 0) == 0)
+            {
+                oldest ??= node;
+                newest = node;
+            }
+        }
+
+        oldest ??= _waiting.First!;
+        newest ??= _waiting.Last!;
+        return Environment.TickCount64 - oldest.Value.EnqueuedAt >= AgeLimit.TotalMilliseconds ? oldest : newest;
     }
 
     private void Cancel(Reservation reservation)
@@ -231,6 +282,11 @@ public sealed class ResponseBudget : IDisposable
             if (!_holders.Remove(reservation))
             {
                 return;
+            }
+
+            if (reservation.Progress is { } connection)
+            {
+                connection.Reservations--;
             }
 
             _available += reservation.Permits;
@@ -261,8 +317,9 @@ public sealed class ResponseBudget : IDisposable
 
     /// <summary>
     /// While anyone waits, every 100 ms: admits a waiter that has come of age, and aborts the holders whose connection has
-    /// sent nothing for <see cref="StallAfter"/> since their response started. A holder still building its answer, or one
-    /// whose connection sends for another of its streams, is left alone.
+    /// sent nothing for <see cref="StallAfter"/> since their response started, or whose own write has waited for its reader
+    /// for <see cref="StreamStallAfter"/> (an HTTP/2 stream that is not read, on a connection that sends for another). A
+    /// holder still building its answer is left alone.
     /// </summary>
     private void Sweep()
     {
@@ -291,7 +348,9 @@ public sealed class ResponseBudget : IDisposable
                     holder.Sent = sent.Value;
                     holder.ProgressAt = now;
                 }
-                else if (now - holder.ProgressAt >= StallAfter.TotalMilliseconds && holder.Http.Response.HasStarted)
+
+                if ((now - holder.ProgressAt >= StallAfter.TotalMilliseconds && holder.Http.Response.HasStarted)
+                    || holder.Answer?.HasWaited(now, StreamStallAfter, StreamMinBytesPerSecond, out _) == true)
                 {
                     (stalled ??= []).Add(holder);
                 }
@@ -301,8 +360,10 @@ public sealed class ResponseBudget : IDisposable
             foreach (var holder in stalled ?? [])
             {
                 holder.Aborted = true;
-                _logger.LogDebug("Aborted a response to {Path} whose connection sent nothing for {Ms} ms while {Waiting} requests waited for the response budget",
-                    holder.Http.Request.Path, now - holder.ProgressAt, _waiting.Count);
+                var waitedMs = 0L;
+                holder.Answer?.HasWaited(now, StreamStallAfter, StreamMinBytesPerSecond, out waitedMs);
+                _logger.LogDebug("Aborted a response to {Path} whose connection sent nothing for {Ms} ms, or whose write waited for its reader for {WaitedMs} ms, while {Waiting} requests waited for the response budget",
+                    holder.Http.Request.Path, now - holder.ProgressAt, waitedMs, _waiting.Count);
                 holder.Http.Abort();
             }
         }
@@ -336,6 +397,8 @@ public sealed class ResponseBudget : IDisposable
         public int Permits { get; set; } = permits;
 
         public ConnectionProgress? Progress { get; } = http.Features.Get<ConnectionProgress>();
+
+        public ResponseProgress? Answer { get; set; }
 
         public TaskCompletionSource? Admission { get; set; }
 

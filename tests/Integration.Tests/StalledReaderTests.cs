@@ -7,7 +7,7 @@ using ProtocolBench.Shared.Domain;
 namespace ProtocolBench.Integration.Tests;
 
 /// <summary>
-/// HTTP/2 readers that never read (fault table rows 60 and 68): 2 connections × 100 streams with a window of 0, each
+/// HTTP/2 readers that never read (fault table rows 60, 68 and 72): 2 connections × 100 streams with a window of 0, each
 /// asking for the PDF, for 1 MiB of control characters or for 1 MiB of plain text. Before the response budget they grew the services by
 /// 0.7–1.9 GB; now the service stays within +256 MiB, the stalled streams are ended, and a reader that does read gets the
 /// PDF, also beside 100 stalled connections.
@@ -124,6 +124,43 @@ public sealed class StalledReaderTests(SqliteServices fixture)
                 await reader.DisposeAsync();
             }
         }
+    }
+
+    /// <summary>
+    /// Stalled streams on a connection that keeps sending: one of its streams reads the PDF at 160 KB/s, 99 never read. The
+    /// connection is alive, so Kestrel ends none of them, and the budget, which saw the connection send, aborted none either:
+    /// a reader that reads waited until the slow stream had read its whole PDF (18 to 23 s here; for ever, were it slower).
+    /// Now, while others wait, an answer whose write has waited for its reader 2 s, and as long as its bytes take at
+    /// 256 KiB/s, is aborted (<c>ResponseBudget.StreamStallAfter</c>, <c>StreamMinBytesPerSecond</c>): the PDF is flushed
+    /// whole, so 18.1 s as JSON and 13.6 s as protobuf; and the reader, whose connection holds no reservation, is admitted
+    /// before the connection's own queued streams. It is served within that (fault table row 72).
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(Protocols))]
+    public async Task AReaderIsServedBesideStreamsThatNeverReadOnAConnectionThatReads(Protocol protocol)
+    {
+        var (baseUri, method, path, headers, body) = PdfRequest(protocol);
+        var client = fixture.Client(protocol, Transport.Https);
+        var unloaded = await MedianSecondsAsync(() => client.GetPdfAsync(Token));
+        var answerBytes = protocol == Protocol.Grpc ? Expected.Pdf.Length : (Expected.Pdf.Length + 2) / 3 * 4;
+        var allowed = Math.Max(2, answerBytes / (256.0 * 1024));
+
+        await using var reader = await StalledHttp2Reader.ConnectAsync(baseUri, fixture.ClientOptions.LoadTrustedCertificate(), Token);
+        await reader.ReadSlowlyAsync(16 * 1024, method, baseUri, path, headers, body, Token);
+        await reader.RequestAsync(99, method, baseUri, path, headers, body, Token);
+        var readBefore = reader.BytesRead;
+
+        // A second for the service to build the answers that fill its budget; then one call, timed whole.
+        await Task.Delay(TimeSpan.FromSeconds(1), Token);
+        var loaded = Stopwatch.StartNew();
+        Assert.Equal(Expected.Pdf, await client.GetPdfAsync(Token));
+        var read = reader.BytesRead - readBefore;
+        TestContext.Current.TestOutputHelper?.WriteLine(
+            $"{protocol}: the PDF in {unloaded:F3} s unloaded, {loaded.Elapsed.TotalSeconds:F3} s beside 99 stalled streams on a connection that reads {read:N0} bytes meanwhile (a stalled write is aborted after {allowed:F1} s)");
+        Assert.True(read > 0, $"{protocol}: the connection that reads read nothing: the test did not test what it says.");
+        // The stalled answers began to wait up to a second before this call; 2 s for the sweep and the service's own pace.
+        Assert.True(loaded.Elapsed.TotalSeconds <= (2 * unloaded) + allowed + 2,
+            $"{protocol}: {loaded.Elapsed.TotalSeconds:F2} s for the PDF beside 99 stalled streams on a connection that reads, {unloaded:F3} s unloaded.");
     }
 
     public static readonly TheoryData<Protocol> Protocols = [Protocol.Rest, Protocol.Grpc, Protocol.GraphQL];

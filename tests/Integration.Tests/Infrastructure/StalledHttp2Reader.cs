@@ -8,8 +8,9 @@ using ProtocolBench.Shared.Clients;
 namespace ProtocolBench.Integration.Tests.Infrastructure;
 
 /// <summary>
-/// An HTTP/2 client that asks and never reads: its SETTINGS set the initial stream window to 0 and it never sends a
-/// WINDOW_UPDATE, so the server can send no body byte. Written by hand because HttpClient's smallest window is 64 KiB.
+/// An HTTP/2 client that asks and never reads: its SETTINGS set the initial stream window to 0 and it sends no WINDOW_UPDATE
+/// for its stalled streams, so the server can send them no body byte; one stream may read, slowly, so that the connection
+/// keeps sending. Written by hand because HttpClient's smallest window is 64 KiB.
 /// Frames: RFC 9113; header blocks are HPACK literals without indexing or Huffman coding (RFC 7541 §6.2.2).
 /// </summary>
 public sealed class StalledHttp2Reader : IAsyncDisposable
@@ -17,18 +18,24 @@ public sealed class StalledHttp2Reader : IAsyncDisposable
     private readonly TcpClient _tcp;
     private readonly Stream _stream;
     private readonly SemaphoreSlim _writeLock = new(1, 1);
-    private readonly Task _reading;
+    private readonly Task _frames;
     private readonly TaskCompletionSource _closedByServer = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly TaskCompletionSource _streamsEnded = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private int _opened;
     private int _ended;
+    private int _streams;
+    private int _reading;
+    private long _read;
 
     private StalledHttp2Reader(TcpClient tcp, Stream stream)
     {
         _tcp = tcp;
         _stream = stream;
-        _reading = Task.Run(ReadAsync);
+        _frames = Task.Run(ReadAsync);
     }
+
+    /// <summary>The body bytes the reading stream has received.</summary>
+    public long BytesRead => Interlocked.Read(ref _read);
 
     /// <summary>Completes when the server ends the connection (GOAWAY or close).</summary>
     public Task ClosedByServer => _closedByServer.Task;
@@ -58,15 +65,57 @@ public sealed class StalledHttp2Reader : IAsyncDisposable
     }
 
     /// <summary>Opens streams 1, 3, 5, … each asking for <paramref name="path"/>; a body, when given, is sent whole.</summary>
-    public async Task RequestAsync(int streams, string method, Uri baseUri, string path, IReadOnlyList<(string Name, string Value)> headers, byte[]? body, CancellationToken cancellationToken)
+    public Task RequestAsync(int streams, string method, Uri baseUri, string path, IReadOnlyList<(string Name, string Value)> headers, byte[]? body, CancellationToken cancellationToken) =>
+        OpenAsync(streams, method, baseUri, path, headers, body, cancellationToken);
+
+    /// <summary>
+    /// Opens one stream that reads <paramref name="bytesPerTenthOfASecond"/> every 100 ms, granting that much window to it and
+    /// to the connection, until the reader is disposed; it is not counted among the streams <see cref="StreamsEnded"/> waits for.
+    /// </summary>
+    public async Task ReadSlowlyAsync(int bytesPerTenthOfASecond, string method, Uri baseUri, string path, IReadOnlyList<(string Name, string Value)> headers, byte[]? body, CancellationToken cancellationToken)
     {
+        var id = await OpenAsync(1, method, baseUri, path, headers, body, cancellationToken);
+        Interlocked.Decrement(ref _opened);
+        Volatile.Write(ref _reading, id);
+        _ = Task.Run(async () =>
+        {
+            var increment = new byte[4];
+            BinaryPrimitives.WriteInt32BigEndian(increment, bytesPerTenthOfASecond);
+            using var timer = new PeriodicTimer(TimeSpan.FromMilliseconds(100));
+            try
+            {
+                while (await timer.WaitForNextTickAsync(cancellationToken) && !_frames.IsCompleted)
+                {
+                    await _writeLock.WaitAsync(cancellationToken);
+                    try
+                    {
+                        await WriteFrameAsync(_stream, type: 0x8, flags: 0, streamId: id, increment, cancellationToken);
+                        await WriteFrameAsync(_stream, type: 0x8, flags: 0, streamId: 0, increment, cancellationToken);
+                    }
+                    finally
+                    {
+                        _writeLock.Release();
+                    }
+                }
+            }
+            catch (Exception e) when (e is IOException or ObjectDisposedException or OperationCanceledException or SocketException)
+            {
+            }
+        }, CancellationToken.None);
+    }
+
+    /// <summary>Opens <paramref name="streams"/> streams; returns the last one's id.</summary>
+    private async Task<int> OpenAsync(int streams, string method, Uri baseUri, string path, IReadOnlyList<(string Name, string Value)> headers, byte[]? body, CancellationToken cancellationToken)
+    {
+        var id = 0;
         var block = HeaderBlock(
         [
             (":method", method), (":scheme", baseUri.Scheme), (":authority", baseUri.Authority), (":path", path), .. headers,
         ]);
         for (var i = 0; i < streams; i++)
         {
-            var id = 1 + (2 * Interlocked.Increment(ref _opened)) - 2;
+            id = 1 + (2 * Interlocked.Increment(ref _streams)) - 2;
+            Interlocked.Increment(ref _opened);
             await _writeLock.WaitAsync(cancellationToken);
             try
             {
@@ -82,12 +131,14 @@ public sealed class StalledHttp2Reader : IAsyncDisposable
                 _writeLock.Release();
             }
         }
+
+        return id;
     }
 
     public async ValueTask DisposeAsync()
     {
         _tcp.Dispose();
-        await _reading.ContinueWith(_ => { }, TaskScheduler.Default);
+        await _frames.ContinueWith(_ => { }, TaskScheduler.Default);
         _writeLock.Dispose();
     }
 
@@ -104,9 +155,20 @@ public sealed class StalledHttp2Reader : IAsyncDisposable
                 var payload = new byte[length];
                 await _stream.ReadExactlyAsync(payload);
                 var (type, flags) = (header[3], header[4]);
+                var streamId = BinaryPrimitives.ReadInt32BigEndian(header.AsSpan(5)) & int.MaxValue;
                 if (type == 0x7)
                 {
                     break; // GOAWAY
+                }
+
+                if (streamId != 0 && streamId == Volatile.Read(ref _reading))
+                {
+                    if (type == 0x0)
+                    {
+                        Interlocked.Add(ref _read, length);
+                    }
+
+                    continue;
                 }
 
                 // RST_STREAM, or HEADERS or DATA with END_STREAM: one stream fewer.
