@@ -6,6 +6,8 @@ namespace ProtocolBench.LoadTests;
 /// The clients of a run, kept for the whole run as a user of the library would. HTTP/1.1 clients get one pooled
 /// connection per virtual user; HTTP/2 clients (gRPC, or REST/GraphQL with --http2) get one client, hence one
 /// connection, per <see cref="LoadTestOptions.UsersPerHttp2Connection"/> users, so 50 users never queue behind one.
+/// SignalR clients hold one WebSocket each, on which the hub answers one call at a time, as a browser's connection is
+/// used: every virtual user has a client, hence a WebSocket, of its own.
 /// </summary>
 public sealed class ClientPool(ClientOptions options, LoadTestOptions run) : IAsyncDisposable
 {
@@ -28,7 +30,9 @@ public sealed class ClientPool(ClientOptions options, LoadTestOptions run) : IAs
                 _clients[(protocol, transport)] = list = [];
             }
 
-            var needed = Multiplexed(protocol, transport) ? Connections(protocol, transport, users) : 1;
+            var needed = protocol == Protocol.SignalR ? users
+                : Multiplexed(protocol, transport) ? Connections(protocol, transport, users)
+                : 1;
             while (list.Count < needed)
             {
                 list.Add(Create(protocol, transport, options));

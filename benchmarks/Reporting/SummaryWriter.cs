@@ -19,7 +19,8 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
     /// <summary>The answer first: per row, each protocol's time, its ratio to REST with the interval, and the verdict.</summary>
     public Table WinnerTable()
     {
-        var table = new Table("Operation", "Transport", "REST", "gRPC", "GraphQL", "gRPC ÷ REST", "GraphQL ÷ REST", "Verdict");
+        var others = Display.Protocols.Where(p => p != Protocol.Rest).ToList();
+        var table = new Table(["Operation", "Transport", .. Display.Protocols.Select(Display.Of), .. others.Select(p => $"{Display.Of(p)} ÷ REST"), "Verdict"]);
         foreach (var (scenario, transport) in results.Rows())
         {
             var winner = results.WinnerOf(scenario, transport);
@@ -29,8 +30,9 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
             TableCell Ratio(Protocol protocol) => results.Find(scenario, protocol, transport) is { } cell && results.RatioToRest(cell) is { } ratio
                 ? ratio.ToString()
                 : "–";
-            table.Add(scenario.Short, Display.Of(transport), Time(Protocol.Rest), Time(Protocol.Grpc), Time(Protocol.GraphQL),
-                Ratio(Protocol.Grpc), Ratio(Protocol.GraphQL), new TableCell(winner?.Describe() ?? "–", winner is { Named: true }));
+            table.Add([
+                scenario.Short, Display.Of(transport), .. Display.Protocols.Select(Time), .. others.Select(Ratio),
+                new TableCell(winner?.Describe() ?? "–", winner is { Named: true })]);
         }
 
         return table;
@@ -38,9 +40,11 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
 
     public Table PaperTable()
     {
-        var table = new Table(
+        // The paper measured REST and gRPC; the other protocols follow with our figures only.
+        var beyond = Display.Protocols.Where(p => p is not (Protocol.Rest or Protocol.Grpc)).ToList();
+        var table = new Table([
             "Scenario", "REST HTTP ms (paper)", "gRPC HTTP ms (paper)", "REST HTTPS ms (paper)", "gRPC HTTPS ms (paper)",
-            "GraphQL HTTP ms", "GraphQL HTTPS ms");
+            .. beyond.SelectMany(p => Display.Transports.Select(t => $"{Display.Of(p, t)} ms"))]);
         foreach (var scenario in Catalogue.All.Where(results.Has))
         {
             TableCell Cell(Protocol protocol, Transport transport, double? paper)
@@ -57,14 +61,13 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
             }
 
             var p = scenario.Paper;
-            table.Add(
+            table.Add([
                 scenario.Label,
                 Cell(Protocol.Rest, Transport.Http, p?.RestHttp),
                 Cell(Protocol.Grpc, Transport.Http, p?.GrpcHttp),
                 Cell(Protocol.Rest, Transport.Https, p?.RestHttps),
                 Cell(Protocol.Grpc, Transport.Https, p?.GrpcHttps),
-                Cell(Protocol.GraphQL, Transport.Http, null),
-                Cell(Protocol.GraphQL, Transport.Https, null));
+                .. beyond.SelectMany(other => Display.Transports.Select(t => Cell(other, t, null)))]);
         }
 
         return table;
@@ -174,7 +177,7 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
     /// <summary>Per row: the domain floor, and each protocol's overhead above it with the share of its time that is protocol.</summary>
     public Table OverheadTable()
     {
-        var table = new Table("Operation", "Transport", "In process", "REST overhead", "gRPC overhead", "GraphQL overhead");
+        var table = new Table(["Operation", "Transport", "In process", .. Display.Protocols.Select(p => $"{Display.Of(p)} overhead")]);
         foreach (var (scenario, transport) in results.Rows())
         {
             if (results.DomainFloorOf(scenario) is not { } floor)
@@ -185,8 +188,7 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
             TableCell Overhead(Protocol protocol) => results.Find(scenario, protocol, transport) is { } cell && results.Overhead(cell) is var (overhead, share)
                 ? $"{overhead} ({share.ToString("P0", Invariant)})"
                 : "–";
-            table.Add(scenario.Short, Display.Of(transport), Format.Time(floor.Time),
-                Overhead(Protocol.Rest), Overhead(Protocol.Grpc), Overhead(Protocol.GraphQL));
+            table.Add([scenario.Short, Display.Of(transport), Format.Time(floor.Time), .. Display.Protocols.Select(Overhead)]);
         }
 
         return table;
@@ -342,14 +344,18 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
             "reports are in the round folders); within a round the protocols of one row run back to back, rows and protocols in a " +
             "shuffled order; the services are restarted between rounds so that each round meets new processes.",
             "Authors created by \"Create author\" are deleted after each cell.",
-            "Where the three services differ (everything else is the same code in Shared.Domain, the same validation and the same " +
+            "Where the four services differ (everything else is the same code in Shared.Domain, the same validation and the same " +
             "single SQL query per read): GraphQL POSTs a query document on every call, so its requests are larger; GraphQL is served " +
             "by graphql-dotnet 8.8.5 through the project's own GraphQL-over-HTTP endpoint, because HotChocolate is not available " +
             "from this build's package source; GraphQL resolvers call the same EF Core projection as REST and gRPC instead of " +
             "DataLoaders, so a query that omits books still loads them; gRPC adds HTTP/2 and protobuf framing and, over plain HTTP, " +
             "uses h2c while REST and GraphQL use HTTP/1.1 (see HTTP versions above); files travel as base64 in JSON for REST and " +
-            "GraphQL (a third larger) and as a protobuf bytes field for gRPC, and only REST (/raw) and gRPC (StreamPdf, 64 KiB " +
-            "chunks) have a binary form.",
+            "GraphQL (a third larger) and as a protobuf bytes field for gRPC, and only REST (/raw), gRPC and SignalR (StreamPdf, " +
+            "64 KiB chunks) have a binary form. SignalR keeps one WebSocket (an upgraded HTTP/1.1 connection) per client and " +
+            "frames each call as a hub message, JSON (files as base64) or MessagePack (files as binary) as --signalr-protocol says; " +
+            "its floor is GET /baseline on its port over HTTP/1.1, the request that would open its socket; it cannot compress " +
+            "(--compression leaves its bytes as they are), and a hub message over 1 MiB closes its sender's socket where the " +
+            "others refuse only that request.",
         };
 
         var report = new Report("ProtocolBench results");

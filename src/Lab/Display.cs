@@ -5,7 +5,7 @@ namespace ProtocolBench.Lab;
 /// <summary>How protocols and transports are named and coloured in every report, chart and console line.</summary>
 public static class Display
 {
-    public static readonly IReadOnlyList<Protocol> Protocols = [Protocol.Rest, Protocol.Grpc, Protocol.GraphQL];
+    public static readonly IReadOnlyList<Protocol> Protocols = [Protocol.Rest, Protocol.Grpc, Protocol.GraphQL, Protocol.SignalR];
 
     public static readonly IReadOnlyList<Transport> Transports = [Transport.Http, Transport.Https];
 
@@ -17,7 +17,8 @@ public static class Display
     {
         Protocol.Rest => "REST",
         Protocol.Grpc => "gRPC",
-        _ => "GraphQL",
+        Protocol.GraphQL => "GraphQL",
+        _ => "SignalR",
     };
 
     public static string Of(Transport transport) => transport == Transport.Http ? "HTTP" : "HTTPS";
@@ -29,6 +30,7 @@ public static class Display
     {
         Protocol.Rest => "#1f77b4",
         Protocol.Grpc => "#2ca02c",
-        _ => "#d62728",
+        Protocol.GraphQL => "#d62728",
+        _ => "#9467bd",
     };
 }

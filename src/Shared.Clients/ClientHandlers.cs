@@ -21,6 +21,13 @@ public static class ClientHandlers
     /// <summary>For gRPC, which compresses its messages itself (grpc-encoding) and never the HTTP body.</summary>
     public static HttpMessageHandler CreateForGrpc(ClientOptions options, WireCounter counter) => Create(options, counter, DecompressionMethods.None);
 
+    /// <summary>
+    /// For SignalR's WebSocket: an upgraded connection is never pooled, so each WebSocket has a TCP connection of its own
+    /// whatever the policy; the client makes a new WebSocket per call when --connections new asks.
+    /// </summary>
+    public static HttpMessageHandler CreateForWebSockets(ClientOptions options, WireCounter counter) =>
+        Pooled(options, TlsTrust.Only(options.LoadTrustedCertificate()), counter, DecompressionMethods.None);
+
     private static HttpMessageHandler Create(ClientOptions options, WireCounter counter, DecompressionMethods decompression)
     {
         var tls = TlsTrust.Only(options.LoadTrustedCertificate());

@@ -2,7 +2,7 @@ using System.Security.Cryptography.X509Certificates;
 
 namespace ProtocolBench.Shared.Clients;
 
-/// <summary>Where the three services are, and how every client behaves.</summary>
+/// <summary>Where the four services are, and how every client behaves.</summary>
 public sealed record ServiceAddresses(
     string Host = "127.0.0.1",
     int RestHttp = 5100,
@@ -10,19 +10,24 @@ public sealed record ServiceAddresses(
     int GrpcHttp = 5200,
     int GrpcHttps = 5201,
     int GraphQLHttp = 5300,
-    int GraphQLHttps = 5301)
+    int GraphQLHttps = 5301,
+    int SignalRHttp = 5400,
+    int SignalRHttps = 5401)
 {
     /// <summary>
     /// Every port 0: each service started with these binds any free port and reports it in its ready line, so no two runs
     /// or tests can collide over a port picked in advance. The launcher's <c>RunningServices.Addresses</c> has the ports bound.
     /// </summary>
-    public static ServiceAddresses AnyFree { get; } = new(RestHttp: 0, RestHttps: 0, GrpcHttp: 0, GrpcHttps: 0, GraphQLHttp: 0, GraphQLHttps: 0);
+    public static ServiceAddresses AnyFree { get; } = new(RestHttp: 0, RestHttps: 0, GrpcHttp: 0, GrpcHttps: 0, GraphQLHttp: 0, GraphQLHttps: 0, SignalRHttp: 0, SignalRHttps: 0);
 
     /// <summary>Whether some port is still to be chosen by the kernel (0).</summary>
-    public bool HasAnyFreePort => new[] { RestHttp, RestHttps, GrpcHttp, GrpcHttps, GraphQLHttp, GraphQLHttps }.Contains(0);
+    public bool HasAnyFreePort => All.Contains(0);
+
+    private int[] All => [RestHttp, RestHttps, GrpcHttp, GrpcHttps, GraphQLHttp, GraphQLHttps, SignalRHttp, SignalRHttps];
 
     /// <summary>
-    /// Six ports as the commands take them (--ports): REST http,https, gRPC http,https, GraphQL http,https; or "auto" for
+    /// Eight ports as the commands take them (--ports): REST http,https, gRPC http,https, GraphQL http,https, SignalR
+    /// http,https; or "auto" for
     /// <see cref="AnyFree"/>. Throws <see cref="FormatException"/> with a message for the user.
     /// </summary>
     public static ServiceAddresses ParsePorts(string list)
@@ -35,13 +40,16 @@ public sealed record ServiceAddresses(
         var ports = list.Split(',').Select(p => int.TryParse(p.Trim(), out var n) && n is > 0 and < 65536
             ? n
             : throw new FormatException($"--ports: '{p}' is not a port.")).ToArray();
-        return ports.Length == 6 && ports.Distinct().Count() == 6
-            ? new ServiceAddresses(RestHttp: ports[0], RestHttps: ports[1], GrpcHttp: ports[2], GrpcHttps: ports[3], GraphQLHttp: ports[4], GraphQLHttps: ports[5])
-            : throw new FormatException("--ports takes six different ports (REST http,https, gRPC http,https, GraphQL http,https) or auto.");
+        return ports.Length == 8 && ports.Distinct().Count() == 8
+            ? new ServiceAddresses(
+                RestHttp: ports[0], RestHttps: ports[1], GrpcHttp: ports[2], GrpcHttps: ports[3],
+                GraphQLHttp: ports[4], GraphQLHttps: ports[5], SignalRHttp: ports[6], SignalRHttps: ports[7])
+            : throw new FormatException(
+                "--ports takes eight different ports (REST http,https, gRPC http,https, GraphQL http,https, SignalR http,https) or auto.");
     }
 
-    /// <summary>The six ports as --ports takes them (help texts show defaults by their text).</summary>
-    public override string ToString() => $"{RestHttp},{RestHttps},{GrpcHttp},{GrpcHttps},{GraphQLHttp},{GraphQLHttps}";
+    /// <summary>The eight ports as --ports takes them (help texts show defaults by their text).</summary>
+    public override string ToString() => string.Join(',', All);
 
     /// <summary>Host name used for HTTPS; must be in the certificate (localhost, 127.0.0.1 or ::1).</summary>
     public string TlsHost { get; init; } = "localhost";
@@ -50,7 +58,8 @@ public sealed record ServiceAddresses(
     {
         Protocol.Rest => (RestHttp, RestHttps),
         Protocol.Grpc => (GrpcHttp, GrpcHttps),
-        _ => (GraphQLHttp, GraphQLHttps),
+        Protocol.GraphQL => (GraphQLHttp, GraphQLHttps),
+        _ => (SignalRHttp, SignalRHttps),
     };
 
     /// <summary>These addresses with <paramref name="protocol"/>'s two ports replaced (by the ones its service bound).</summary>
@@ -58,7 +67,8 @@ public sealed record ServiceAddresses(
     {
         Protocol.Rest => this with { RestHttp = http, RestHttps = https },
         Protocol.Grpc => this with { GrpcHttp = http, GrpcHttps = https },
-        _ => this with { GraphQLHttp = http, GraphQLHttps = https },
+        Protocol.GraphQL => this with { GraphQLHttp = http, GraphQLHttps = https },
+        _ => this with { SignalRHttp = http, SignalRHttps = https },
     };
 
     public Uri BaseUri(Protocol protocol, Transport transport)
@@ -94,6 +104,9 @@ public sealed record ClientOptions
 
     /// <summary>Whether responses (and gRPC requests) travel compressed; the services compress only when started to (Compression:Enabled).</summary>
     public Compression Compression { get; init; } = Compression.None;
+
+    /// <summary>The hub protocol the SignalR client speaks: JSON (the default, as SignalR's own) or MessagePack.</summary>
+    public SignalRHubProtocol SignalRHubProtocol { get; init; } = SignalRHubProtocol.Json;
 
     /// <summary>Use HTTP/2 for REST and GraphQL over HTTPS (ALPN h2) instead of HTTP/1.1. The default matches the papers: HTTP/1.1.</summary>
     public bool HttpsUsesHttp2ForRestAndGraphQL { get; init; }

@@ -5,6 +5,7 @@ public enum Protocol
     Rest,
     Grpc,
     GraphQL,
+    SignalR,
 }
 
 public enum Transport

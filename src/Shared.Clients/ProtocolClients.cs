@@ -7,6 +7,7 @@ public static class ProtocolClients
         (Protocol.Rest, Transport.Http), (Protocol.Rest, Transport.Https),
         (Protocol.Grpc, Transport.Http), (Protocol.Grpc, Transport.Https),
         (Protocol.GraphQL, Transport.Http), (Protocol.GraphQL, Transport.Https),
+        (Protocol.SignalR, Transport.Http), (Protocol.SignalR, Transport.Https),
     ];
 
     /// <summary>"search Author - 100 over gRPC on HTTPS": one factory for benchmarks, load tests and tests.</summary>
@@ -14,6 +15,7 @@ public static class ProtocolClients
     {
         Protocol.Rest => new RestProtocolClient(transport, options),
         Protocol.Grpc => new GrpcProtocolClient(transport, options),
-        _ => new GraphQLProtocolClient(transport, options),
+        Protocol.GraphQL => new GraphQLProtocolClient(transport, options),
+        _ => new SignalRProtocolClient(transport, options),
     };
 }

@@ -7,14 +7,15 @@ namespace ProtocolBench.Integration.Tests;
 public sealed class CommandLineTests
 {
     [Theory]
-    [InlineData("--ports", "6100,6101,6200,6201,6300,6301")]
-    [InlineData("--ports=6100,6101,6200,6201,6300,6301")]
-    [InlineData("--ports:6100,6101,6200,6201,6300,6301")]
+    [InlineData("--ports", "6100,6101,6200,6201,6300,6301,6400,6401")]
+    [InlineData("--ports=6100,6101,6200,6201,6300,6301,6400,6401")]
+    [InlineData("--ports:6100,6101,6200,6201,6300,6301,6400,6401")]
     public void PortsAreReadInEveryNotation(params string[] args)
     {
         var settings = Read(args);
 
         Assert.Equal((6200, 6201), settings.Addresses.Ports(Shared.Clients.Protocol.Grpc));
+        Assert.Equal((6400, 6401), settings.Addresses.Ports(Shared.Clients.Protocol.SignalR));
     }
 
     [Fact]

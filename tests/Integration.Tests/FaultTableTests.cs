@@ -19,7 +19,7 @@ namespace ProtocolBench.Integration.Tests;
 ///  18 (unhandled exception in a handler): there is no fault-injection hook in the services on purpose; the mapping
 ///     (500 ProblemDetails without details, gRPC UNKNOWN without details, GraphQL generic error) is exercised by the
 ///     database-down test through the same code path.
-///  32/34 (pool exhaustion, pool sizes vs max_connections): by configuration, 3 × 30 ≤ 97; see PoolSizesFitPostgres.
+///  32/34 (pool exhaustion, pool sizes vs max_connections): by configuration, 4 × 22 ≤ 97; see PoolSizesFitPostgres.
 ///  37 (HTTP/2 stream flood, rapid reset): Kestrel's own limits (100 streams, ENHANCE_YOUR_CALM); not ours to re-test.
 ///  40–43 (signals, kills, port in use): LauncherTests and the command tests.
 /// </summary>

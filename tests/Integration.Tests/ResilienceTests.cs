@@ -241,8 +241,8 @@ public sealed class LauncherTests
     [Fact]
     public void PoolSizesFitPostgres()
     {
-        // Three services, each at most DefaultPostgresPoolSize connections, under max_connections 100 less 3 reserved.
-        Assert.True(3 * DatabaseOptions.DefaultPostgresPoolSize <= 97);
+        // Every service, each at most DefaultPostgresPoolSize connections, under max_connections 100 less 3 reserved.
+        Assert.True(ServiceSpec.All.Count * DatabaseOptions.DefaultPostgresPoolSize <= 97);
         var pg = new NpgsqlConnectionStringBuilder(new DatabaseOptions { Provider = DatabaseProvider.PostgreSQL, ConnectionString = "Host=x;Database=y" }.EffectiveConnectionString);
         Assert.Equal(DatabaseOptions.DefaultPostgresPoolSize, pg.MaxPoolSize);
         Assert.Equal(5, pg.Timeout);

@@ -29,8 +29,8 @@ public sealed class CommonOptions
 
     public Option<ServiceAddresses> Ports { get; } = new("--ports")
     {
-        Description = "The six service ports: REST http,https, gRPC http,https, GraphQL http,https; auto: any free ports, chosen by the kernel and printed",
-        HelpName = "P1,...,P6|auto",
+        Description = "The eight service ports: REST http,https, gRPC http,https, GraphQL http,https, SignalR http,https; auto: any free ports, chosen by the kernel and printed",
+        HelpName = "P1,...,P8|auto",
         DefaultValueFactory = _ => new ServiceAddresses(),
         CustomParser = result => Parse(result, ServiceAddresses.ParsePorts),
     };
@@ -94,6 +94,13 @@ public sealed class CommonOptions
         CustomParser = result => Parse(result, Conditions.ParseCompression),
     };
 
+    public Option<SignalRHubProtocol> SignalRProtocol { get; } = new("--signalr-protocol")
+    {
+        Description = "The hub protocol the SignalR client speaks: json (SignalR's default) or messagepack (binary) [default: json]",
+        HelpName = "json|messagepack",
+        CustomParser = result => Parse(result, ParseHubProtocol),
+    };
+
     public Option<NetworkProfile> Network { get; } = new("--network")
     {
         Description = "loopback; lan-1g, lan-100m, wan or rate=R,delay=D,jitter=J,loss=L (e.g. rate=100mbit,delay=20ms,loss=0.1%): the " +
@@ -115,7 +122,7 @@ public sealed class CommonOptions
 
     public void AddTo(Command command)
     {
-        foreach (var option in new Option[] { External, TlsHost, Ports, Database, ConnectionString, Results, NoPin, ServerCpus, ClientCpus, Http2, Connections, Compression, Network, As })
+        foreach (var option in new Option[] { External, TlsHost, Ports, Database, ConnectionString, Results, NoPin, ServerCpus, ClientCpus, Http2, SignalRProtocol, Connections, Compression, Network, As })
         {
             command.Options.Add(option);
         }
@@ -138,7 +145,7 @@ public sealed class CommonOptions
         {
             if (addresses.HasAnyFreePort)
             {
-                throw new UsageException("--ports auto goes with services this command starts: with --external give the six ports they listen on.");
+                throw new UsageException("--ports auto goes with services this command starts: with --external give the eight ports they listen on.");
             }
 
             var loopback = external is "localhost" || (IPAddress.TryParse(external, out var ip) && IPAddress.IsLoopback(ip));
@@ -179,7 +186,7 @@ public sealed class CommonOptions
             : null;
         return new CommonSettings(
             external, addresses, database, result.GetValue(Results), result.GetValue(NoPin), result.GetValue(Http2),
-            result.GetValue(ServerCpus), result.GetValue(ClientCpus),
+            result.GetValue(ServerCpus), result.GetValue(ClientCpus), result.GetValue(SignalRProtocol),
             new Conditions
             {
                 Connections = Condition(Connections, presetConditions.Connections),
@@ -263,7 +270,15 @@ public sealed class CommonOptions
         "rest" => Protocol.Rest,
         "grpc" => Protocol.Grpc,
         "graphql" => Protocol.GraphQL,
-        _ => throw new FormatException($"'{value}' is not a protocol: rest, grpc or graphql"),
+        "signalr" => Protocol.SignalR,
+        _ => throw new FormatException($"'{value}' is not a protocol: rest, grpc, graphql or signalr"),
+    };
+
+    public static SignalRHubProtocol ParseHubProtocol(string value) => value.ToLowerInvariant() switch
+    {
+        "json" => SignalRHubProtocol.Json,
+        "messagepack" or "msgpack" => SignalRHubProtocol.MessagePack,
+        _ => throw new FormatException($"'{value}' is not a hub protocol: json or messagepack"),
     };
 
     public static Transport ParseTransport(string value) => value.ToLowerInvariant() switch

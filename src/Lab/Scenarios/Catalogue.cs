@@ -104,12 +104,12 @@ public static class Catalogue
             Verify = async (c, ct) => Checks.Sha256(await Binary(c, c.GetTextFileBinaryAsync(ct), "text file"), Files.TextSha256, "text file (binary)"),
             Protocols = [Protocol.Rest, Protocol.Grpc],
         },
-        new(10, "pdf-raw", "VII PDF, binary (REST raw / gRPC StreamPdf)", ScenarioGroup.BinaryFiles)
+        new(10, "pdf-raw", "VII PDF, binary (REST raw / gRPC and SignalR StreamPdf)", ScenarioGroup.BinaryFiles)
         {
             Request = async (c, _, ct) => await Binary(c, c.GetPdfBinaryAsync(ct), "PDF"),
             Check = (r, _) => Checks.Bytes((byte[])r, Files.Pdf, "PDF (binary)"),
             Verify = async (c, ct) => Checks.Sha256(await Binary(c, c.GetPdfBinaryAsync(ct), "PDF"), Files.PdfSha256, "PDF (binary)"),
-            Protocols = [Protocol.Rest, Protocol.Grpc],
+            Protocols = [Protocol.Rest, Protocol.Grpc, Protocol.SignalR],
         },
         Search(11, "search-3112", "Author - 1", 3_112, 1, 12_000) with
         {

@@ -2,7 +2,7 @@ using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Lab.Services;
 
-/// <summary>One of the three services: its project folder and the protocol it serves.</summary>
+/// <summary>One of the four services: its project folder and the protocol it serves.</summary>
 public sealed record ServiceSpec(string Name, Protocol Protocol)
 {
     public static readonly IReadOnlyList<ServiceSpec> All =
@@ -10,6 +10,7 @@ public sealed record ServiceSpec(string Name, Protocol Protocol)
         new("Rest.Api", Protocol.Rest),
         new("Grpc.Service", Protocol.Grpc),
         new("GraphQL.Api", Protocol.GraphQL),
+        new("SignalR.Api", Protocol.SignalR),
     ];
 
     public string AssemblyFileName => $"ProtocolBench.{Name}.dll";

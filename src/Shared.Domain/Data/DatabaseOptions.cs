@@ -15,8 +15,8 @@ public sealed class DatabaseOptions
 {
     public const string Section = "Database";
 
-    /// <summary>Each service's share of PostgreSQL's default max_connections (100, 3 reserved): 3 × 30 = 90.</summary>
-    public const int DefaultPostgresPoolSize = 30;
+    /// <summary>Each service's share of PostgreSQL's default max_connections (100, 3 reserved): 4 × 22 = 88.</summary>
+    public const int DefaultPostgresPoolSize = 22;
 
     public DatabaseProvider Provider { get; set; } = DatabaseProvider.Sqlite;
 

@@ -8,7 +8,7 @@ using ProtocolBench.Shared.Hosting;
 namespace ProtocolBench.Integration.Tests.Infrastructure;
 
 /// <summary>
-/// The three services as real processes on loopback (ports the kernel chose, HTTP and HTTPS) over one database,
+/// The four services as real processes on loopback (ports the kernel chose, HTTP and HTTPS) over one database,
 /// started once per test collection. Row counts are read from the database directly, never through the API under test.
 /// </summary>
 public abstract class ServicesFixture : IAsyncLifetime

@@ -1,0 +1,39 @@
+using Microsoft.AspNetCore.SignalR;
+using ProtocolBench.Shared.Hosting;
+
+namespace ProtocolBench.SignalR.Api;
+
+/// <summary>
+/// A hub error is a message only (SignalR sends nothing but the text of a <see cref="HubException"/>), so the code leads
+/// it: "INVALID_ARGUMENT count: must be at most 100000", the code names of the other protocols and the field. Anything
+/// else reaches the client as SignalR's generic "An unexpected error occurred", logged here.
+/// </summary>
+internal sealed class HubErrors(ILogger<HubErrors> logger) : IHubFilter
+{
+    public const string Internal = "INTERNAL";
+
+    public async ValueTask<object?> InvokeMethodAsync(HubInvocationContext invocation, Func<HubInvocationContext, ValueTask<object?>> next)
+    {
+        try
+        {
+            return await next(invocation);
+        }
+        catch (Exception e) when (e.ToClientError() is { } error)
+        {
+            throw new HubException(Message(error.WireCode, error.Field, error.Message));
+        }
+        catch (Exception e) when (MalformedRequests.IsClientAbort(e, invocation.Context.ConnectionAborted))
+        {
+            logger.LogDebug("The client went away during {Method}: {Reason}", invocation.HubMethodName, e.Message);
+            throw;
+        }
+        catch (Exception e) when (e is not HubException)
+        {
+            logger.LogError(e, "Unhandled exception in hub method {Method}", invocation.HubMethodName);
+            throw;
+        }
+    }
+
+    /// <summary>"CODE field: message", the form the client's parser reads back.</summary>
+    public static string Message(string code, string field, string message) => $"{code} {field}: {message}";
+}

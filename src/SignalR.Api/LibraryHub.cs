@@ -1,0 +1,63 @@
+using System.Runtime.CompilerServices;
+using Microsoft.AspNetCore.SignalR;
+using ProtocolBench.Shared.Domain.Authors;
+using ProtocolBench.Shared.Domain.Data;
+using ProtocolBench.Shared.Domain.Payloads;
+
+namespace ProtocolBench.SignalR.Api;
+
+/// <summary>
+/// Every operation as a hub method named like its gRPC call; the work is Shared.Domain's. SignalR makes a scope per
+/// invocation, so each call has its own DbContext from the pool, as a request has on the other services.
+/// </summary>
+public sealed class LibraryHub(LibraryDbContext db, PayloadFiles files) : Hub
+{
+    public const string Path = "/hub";
+
+    private const int ChunkSize = 64 * 1024;
+
+    public string Clone(string? text, int? count) => PayloadOperations.Clone(text, count);
+
+    public int GetIntMax() => PayloadOperations.IntMax;
+
+    public int[] GetInts(int? count) => PayloadOperations.Ints(count);
+
+    public AuthorDto GetSample() => PayloadOperations.Sample;
+
+    public FilePayload GetTextFile() => new(PayloadFiles.TextFileName, "text/plain; charset=utf-8", files.Text);
+
+    public FilePayload GetPdf() => new(PayloadFiles.PdfFileName, "application/pdf", files.Pdf);
+
+    /// <summary>
+    /// The PDF as a stream of 64 KiB chunks, as gRPC's StreamPdf sends it. Not an iterator itself, so that a missing file
+    /// fails the invocation (and reaches <see cref="HubErrors"/>) before the stream starts.
+    /// </summary>
+    public IAsyncEnumerable<ReadOnlyMemory<byte>> StreamPdf(CancellationToken cancellationToken) => Chunks(files.Pdf, cancellationToken);
+
+    public Task<IReadOnlyList<AuthorDto>> SearchAuthors(string? phrase, int? limit) =>
+        db.SearchAsync(phrase, limit, Context.ConnectionAborted);
+
+    public Task<IReadOnlyList<AuthorDto>> ListAuthors(int? skip, int? take) =>
+        db.ListAsync(skip, take, Context.ConnectionAborted);
+
+    public Task<AuthorDto> GetAuthor(int id) => db.GetAsync(id, Context.ConnectionAborted);
+
+    public Task<AuthorDto> CreateAuthor(string? name, string? country) =>
+        db.CreateAsync(new AuthorInput(name, country), Context.ConnectionAborted);
+
+    public Task<AuthorDto> UpdateAuthor(int id, string? name, string? country) =>
+        db.UpdateAsync(id, new AuthorInput(name, country), Context.ConnectionAborted);
+
+    public Task DeleteAuthor(int id) => db.DeleteAsync(id, Context.ConnectionAborted);
+
+    private static async IAsyncEnumerable<ReadOnlyMemory<byte>> Chunks(byte[] file, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        for (var offset = 0; offset < file.Length; offset += ChunkSize)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            yield return file.AsMemory(offset, Math.Min(ChunkSize, file.Length - offset));
+        }
+
+        await Task.CompletedTask;
+    }
+}

@@ -1,0 +1,40 @@
+using Microsoft.AspNetCore.Http.Connections;
+using Microsoft.AspNetCore.SignalR;
+using ProtocolBench.Shared.Domain;
+using ProtocolBench.Shared.Hosting;
+
+namespace ProtocolBench.SignalR.Api;
+
+public static class SignalRApiExtensions
+{
+    public static WebApplicationBuilder AddSignalRApi(this WebApplicationBuilder builder)
+    {
+        builder.Services.AddSignalR(o =>
+            {
+                // A hub message is a request: the same 1 MiB as a request body on the other services.
+                o.MaximumReceiveMessageSize = Limits.RequestBodyMaxBytes;
+                o.EnableDetailedErrors = false;
+                o.AddFilter<HubErrors>();
+            })
+            .AddJsonProtocol()
+            .AddMessagePackProtocol();
+        // What goes wrong outside the hub (a broken upgrade request) is answered as on the other services, with no trace id.
+        builder.Services.AddProblemDetails(o => o.CustomizeProblemDetails = c => c.ProblemDetails.Extensions.Remove("traceId"));
+        return builder;
+    }
+
+    public static WebApplication MapSignalRApi(this WebApplication app)
+    {
+        // No developer exception page in any environment: a client never sees a stack trace.
+        app.UseExceptionHandler();
+        app.UseServiceDefaults();
+        app.UseWebSockets();
+        // WebSockets only, and no negotiate round trip: the client connects straight to ws(s)://host:port/hub. The socket
+        // lives as long as the client keeps it, so the per-request timeout does not apply to it; every invocation is
+        // bounded instead by the client's timeout and the database's command timeout.
+        app.MapHub<LibraryHub>(LibraryHub.Path, o => o.Transports = HttpTransportType.WebSockets)
+            .DisableRequestTimeout();
+        app.MapServiceHealth();
+        return app;
+    }
+}

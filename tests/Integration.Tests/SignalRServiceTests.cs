@@ -1,0 +1,143 @@
+using System.Net;
+using System.Net.WebSockets;
+using System.Text;
+using ProtocolBench.Integration.Tests.Infrastructure;
+using ProtocolBench.Lab.Scenarios;
+using ProtocolBench.Shared.Clients;
+using ProtocolBench.Shared.Domain;
+using ProtocolBench.Shared.Domain.Authors;
+using ProtocolBench.Shared.Domain.Payloads;
+
+namespace ProtocolBench.Integration.Tests;
+
+/// <summary>
+/// What is particular to the fourth service: its MessagePack hub protocol answers what JSON answers (the parity tests
+/// cover JSON against REST), the PDF arrives whole as a stream of chunks, the hub takes WebSockets only, and a message
+/// over the limit costs its sender the connection but nobody else anything.
+/// </summary>
+[Collection(SqliteCollection.Name)]
+public sealed class SignalRServiceTests(SqliteServices fixture)
+{
+    public static readonly TheoryData<Transport> Transports = [Transport.Http, Transport.Https];
+
+    private static CancellationToken Token => TestContext.Current.CancellationToken;
+
+    private IProtocolClient Json(Transport transport) => fixture.Client(Protocol.SignalR, transport);
+
+    private SignalRProtocolClient MessagePack(Transport transport) =>
+        new(transport, fixture.ClientOptions with { SignalRHubProtocol = SignalRHubProtocol.MessagePack });
+
+    [Theory]
+    [MemberData(nameof(Transports))]
+    public async Task MessagePackAnswersWhatJsonAnswers(Transport transport)
+    {
+        await using var packed = MessagePack(transport);
+        var json = Json(transport);
+        foreach (var scenario in Catalogue.All.Where(s => s.HasRequest && s.AppliesTo(Protocol.SignalR) && !s.Creates))
+        {
+            var expected = await scenario.CallAsync(json, "", Token);
+            var actual = await scenario.CallAsync(packed, "", Token);
+            if (expected is IReadOnlyList<AuthorDto> authors)
+            {
+                Assert.Equal(authors, (IReadOnlyList<AuthorDto>)actual);
+            }
+            else
+            {
+                Assert.Equal(expected, actual);
+            }
+
+            if (scenario.Verify is { } verify)
+            {
+                await verify(packed, Token);
+            }
+        }
+
+        Assert.Equal(Expected.Sha256(Expected.Pdf), Expected.Sha256(await packed.GetPdfBinaryAsync(Token)!));
+    }
+
+    [Theory]
+    [MemberData(nameof(Transports))]
+    public async Task MessagePackWritesAndRefusesLikeJson(Transport transport)
+    {
+        await using var packed = MessagePack(transport);
+        var before = await fixture.CountRowsAsync();
+        var created = await packed.CreateAuthorAsync($"pb-test-signalr-{transport} ✓", "Iceland", Token);
+        Assert.Equal(created, await Json(transport).GetAuthorAsync(created.Id, Token));
+        Assert.Equal(new AuthorDto(created.Id, "Renamed", "Norway", []), await packed.UpdateAuthorAsync(created.Id, "Renamed", "Norway", Token));
+        await packed.DeleteAuthorAsync(created.Id, Token);
+        Assert.Equal(before, await fixture.CountRowsAsync());
+
+        foreach (var call in new Func<IProtocolClient, Task>[]
+                 {
+                     c => c.GetAuthorAsync(999_999, Token),
+                     c => c.GetIntsAsync(Limits.IntsCountMax + 1, Token),
+                     c => c.CloneAsync(null, 1, Token),
+                     c => c.SearchAuthorsAsync("", null, Token),
+                 })
+        {
+            var expected = await Assert.ThrowsAsync<ProtocolClientException>(() => call(Json(transport)));
+            var actual = await Assert.ThrowsAsync<ProtocolClientException>(() => call(packed));
+            Assert.Equal((expected.Code, expected.Message), (actual.Code, actual.Message));
+            Assert.StartsWith("SignalR ", actual.ProtocolStatus);
+        }
+    }
+
+    /// <summary>The hub error names the code and the field first, as the other protocols' errors carry them.</summary>
+    [Fact]
+    public async Task AHubErrorCarriesTheCodeTheFieldAndTheDomainsMessage()
+    {
+        var error = await Assert.ThrowsAsync<ProtocolClientException>(() => Json(Transport.Http).GetIntsAsync(-1, Token));
+        Assert.Equal("INVALID_ARGUMENT", error.Code);
+        Assert.Equal("SignalR INVALID_ARGUMENT", error.ProtocolStatus);
+        var inner = Assert.IsType<Microsoft.AspNetCore.SignalR.HubException>(error.InnerException);
+        Assert.Contains("HubException: INVALID_ARGUMENT count: ", inner.Message);
+    }
+
+    /// <summary>Long polling and server-sent events are not offered: a plain GET of the hub is refused, an upgrade is taken.</summary>
+    [Fact]
+    public async Task TheHubTakesWebSocketsOnly()
+    {
+        using var http = new HttpClient { BaseAddress = fixture.Addresses.BaseUri(Protocol.SignalR, Transport.Http), Timeout = TimeSpan.FromSeconds(10) };
+        using var negotiate = await http.PostAsync("hub/negotiate?negotiateVersion=1", null, Token);
+        Assert.Equal(HttpStatusCode.OK, negotiate.StatusCode);
+        var offered = await negotiate.Content.ReadAsStringAsync(Token);
+        Assert.Contains("\"WebSockets\"", offered);
+        Assert.DoesNotContain("LongPolling", offered);
+        Assert.DoesNotContain("ServerSentEvents", offered);
+
+        using var socket = new ClientWebSocket();
+        var uri = new UriBuilder(fixture.Addresses.BaseUri(Protocol.SignalR, Transport.Http)) { Scheme = "ws", Path = "hub" }.Uri;
+        await socket.ConnectAsync(uri, Token);
+        // The hub's handshake, then an invocation, as any SignalR client would send them (JSON, record separator 0x1e).
+        await socket.SendAsync("{\"protocol\":\"json\",\"version\":1}\u001e"u8.ToArray(), WebSocketMessageType.Text, true, Token);
+        await socket.SendAsync("{\"type\":1,\"invocationId\":\"1\",\"target\":\"GetIntMax\",\"arguments\":[]}\u001e"u8.ToArray(), WebSocketMessageType.Text, true, Token);
+        var received = new StringBuilder();
+        var buffer = new byte[4096];
+        while (!received.ToString().Contains("\"invocationId\":\"1\""))
+        {
+            var read = await socket.ReceiveAsync(buffer, Token);
+            received.Append(Encoding.UTF8.GetString(buffer, 0, read.Count));
+        }
+
+        Assert.Contains("\"result\":2147483647", received.ToString());
+        await socket.CloseAsync(WebSocketCloseStatus.NormalClosure, null, Token);
+    }
+
+    /// <summary>A message over 1 MiB (the request-body limit of the other services) closes its sender's socket only.</summary>
+    [Fact]
+    public async Task AMessageOverTheLimitEndsOnlyItsOwnConnection()
+    {
+        await using var sender = new SignalRProtocolClient(Transport.Http, fixture.ClientOptions);
+        var bystander = Json(Transport.Http);
+        Assert.Equal(int.MaxValue, await bystander.GetIntMaxAsync(Token));
+        var before = await fixture.CountRowsAsync();
+
+        var tooLarge = new string('a', Limits.RequestBodyMaxBytes + 1);
+        await Assert.ThrowsAnyAsync<Exception>(() => sender.CreateAuthorAsync(tooLarge, "Poland", Token));
+
+        Assert.Equal(int.MaxValue, await bystander.GetIntMaxAsync(Token));
+        Assert.Equal(int.MaxValue, await sender.GetIntMaxAsync(Token));
+        Assert.Equal(before, await fixture.CountRowsAsync());
+        Assert.Equal(PayloadOperations.Sample, await sender.GetSampleAsync(Token));
+    }
+}
