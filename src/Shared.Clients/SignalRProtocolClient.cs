@@ -224,8 +224,8 @@ public enum SignalRHubProtocol
 /// <summary>
 /// Reads the code back out of a hub error. SignalR delivers only a message, prefixed with its own words
 /// ("An unexpected error occurred invoking 'GetInts' on the server. HubException: INVALID_ARGUMENT count: ..."); the
-/// service puts the code and the field first. A binding failure (a value of the wrong type) is an invalid argument, as
-/// on the other protocols; a generic error without a HubException is INTERNAL.
+/// service puts the code and the field first. A binding failure (a value of the wrong type, a missing argument) is an
+/// invalid argument, as on the other protocols; an unknown method is UNIMPLEMENTED, as on gRPC; anything else INTERNAL.
 /// </summary>
 public static class HubErrorMessage
 {
@@ -238,8 +238,8 @@ public static class HubErrorMessage
         if (at >= 0)
         {
             var own = message[(at + Marker.Length)..];
-            var space = own.IndexOf(' ');
-            var code = space > 0 ? own[..space] : own;
+            var end = own.IndexOfAny([' ', ':']);
+            var code = end > 0 ? own[..end] : own;
             if (code.Length > 0 && code.All(c => char.IsAsciiLetterUpper(c) || c == '_'))
             {
                 var colon = own.IndexOf(": ", StringComparison.Ordinal);
@@ -249,7 +249,9 @@ public static class HubErrorMessage
 
         var binding = message.Contains("Error binding arguments", StringComparison.Ordinal)
                       || message.Contains("argument(s) but target expects", StringComparison.Ordinal);
-        var neutral = binding ? "INVALID_ARGUMENT" : "INTERNAL";
+        var neutral = binding ? "INVALID_ARGUMENT"
+            : message.EndsWith("HubException: Method does not exist.", StringComparison.Ordinal) ? "UNIMPLEMENTED"
+            : "INTERNAL";
         return new ProtocolClientException(neutral, message, $"SignalR {neutral}", e);
     }
 }

@@ -6,7 +6,7 @@ namespace ProtocolBench.SignalR.Api;
 /// <summary>
 /// A hub error is a message only (SignalR sends nothing but the text of a <see cref="HubException"/>), so the code leads
 /// it: "INVALID_ARGUMENT count: must be at most 100000", the code names of the other protocols and the field. Anything
-/// else reaches the client as SignalR's generic "An unexpected error occurred", logged here.
+/// else is logged here and reaches the client as "INTERNAL", with no detail of the exception.
 /// </summary>
 internal sealed class HubErrors(ILogger<HubErrors> logger) : IHubFilter
 {
@@ -30,10 +30,10 @@ internal sealed class HubErrors(ILogger<HubErrors> logger) : IHubFilter
         catch (Exception e) when (e is not HubException)
         {
             logger.LogError(e, "Unhandled exception in hub method {Method}", invocation.HubMethodName);
-            throw;
+            throw new HubException(Message(Internal, "", "An internal error occurred."));
         }
     }
 
-    /// <summary>"CODE field: message", the form the client's parser reads back.</summary>
-    public static string Message(string code, string field, string message) => $"{code} {field}: {message}";
+    /// <summary>"CODE field: message" ("CODE: message" without a field), the form the client's parser reads back.</summary>
+    public static string Message(string code, string field, string message) => field.Length > 0 ? $"{code} {field}: {message}" : $"{code}: {message}";
 }

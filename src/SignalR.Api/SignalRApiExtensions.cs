@@ -9,11 +9,15 @@ public static class SignalRApiExtensions
 {
     public static WebApplicationBuilder AddSignalRApi(this WebApplicationBuilder builder)
     {
+        // SignalR logs every failed invocation at Error, the client's mistakes too; HubErrors logs what is not the client's.
+        builder.Logging.AddFilter("Microsoft.AspNetCore.SignalR.Internal.DefaultHubDispatcher", LogLevel.Critical);
         builder.Services.AddSignalR(o =>
             {
                 // A hub message is a request: the same 1 MiB as a request body on the other services.
                 o.MaximumReceiveMessageSize = Limits.RequestBodyMaxBytes;
-                o.EnableDetailedErrors = false;
+                // Detailed, so that a value of the wrong type or a missing argument says so ("Error binding arguments") rather
+                // than "an error on the server"; a hub method's own failures never carry details (HubErrors).
+                o.EnableDetailedErrors = true;
                 o.AddFilter<HubErrors>();
             })
             .AddJsonProtocol()

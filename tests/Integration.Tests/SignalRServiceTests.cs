@@ -1,6 +1,7 @@
 using System.Net;
 using System.Net.WebSockets;
 using System.Text;
+using System.Text.Json.Nodes;
 using ProtocolBench.Integration.Tests.Infrastructure;
 using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Shared.Clients;
@@ -105,22 +106,69 @@ public sealed class SignalRServiceTests(SqliteServices fixture)
         Assert.DoesNotContain("LongPolling", offered);
         Assert.DoesNotContain("ServerSentEvents", offered);
 
-        using var socket = new ClientWebSocket();
+        using var socket = await RawHubAsync();
+        Assert.Contains("\"result\":2147483647", await InvokeRawAsync(socket, 1, "\"target\":\"GetIntMax\",\"arguments\":[]"));
+        await socket.CloseAsync(WebSocketCloseStatus.NormalClosure, null, Token);
+    }
+
+    /// <summary>
+    /// What a client this project did not write may send: a value of the wrong type, a missing argument, an unknown method.
+    /// Each is answered with an error that says so, read as INVALID_ARGUMENT (UNIMPLEMENTED for the method, as on gRPC),
+    /// the service logs no error for any of them, and the socket keeps serving.
+    /// </summary>
+    [Fact]
+    public async Task WrongArgumentsAndUnknownMethodsAreTheClientsMistakeAndLoggedAsSuch()
+    {
+        using var socket = await RawHubAsync();
+        var cases = new (string Invocation, string Code)[]
+        {
+            ("\"target\":\"GetInts\",\"arguments\":[\"abc\"]", "INVALID_ARGUMENT"),
+            ("\"target\":\"GetInts\",\"arguments\":[1e400]", "INVALID_ARGUMENT"),
+            ("\"target\":\"Clone\",\"arguments\":[]", "INVALID_ARGUMENT"),
+            ("\"target\":\"GetAuthor\",\"arguments\":[99999999999]", "INVALID_ARGUMENT"),
+            ("\"target\":\"DropTables\",\"arguments\":[]", "UNIMPLEMENTED"),
+        };
+        for (var i = 0; i < cases.Length; i++)
+        {
+            var answer = await InvokeRawAsync(socket, i + 1, cases[i].Invocation);
+            var error = JsonNode.Parse(answer)!["error"]!.GetValue<string>();
+            var code = HubErrorMessage.Translate(new Microsoft.AspNetCore.SignalR.HubException(error)).Code;
+            Assert.True(code == cases[i].Code, $"{cases[i].Invocation}: {code} from \"{error}\"");
+            Assert.DoesNotContain("   at ", error);
+        }
+
+        Assert.Contains("\"result\":2147483647", await InvokeRawAsync(socket, 99, "\"target\":\"GetIntMax\",\"arguments\":[]"));
+        AssertNoErrorLogged();
+        await socket.CloseAsync(WebSocketCloseStatus.NormalClosure, null, Token);
+    }
+
+    /// <summary>A WebSocket to the hub after the JSON protocol's handshake, as any SignalR client opens it.</summary>
+    private async Task<ClientWebSocket> RawHubAsync()
+    {
+        var socket = new ClientWebSocket();
         var uri = new UriBuilder(fixture.Addresses.BaseUri(Protocol.SignalR, Transport.Http)) { Scheme = "ws", Path = "hub" }.Uri;
         await socket.ConnectAsync(uri, Token);
-        // The hub's handshake, then an invocation, as any SignalR client would send them (JSON, record separator 0x1e).
         await socket.SendAsync("{\"protocol\":\"json\",\"version\":1}\u001e"u8.ToArray(), WebSocketMessageType.Text, true, Token);
-        await socket.SendAsync("{\"type\":1,\"invocationId\":\"1\",\"target\":\"GetIntMax\",\"arguments\":[]}\u001e"u8.ToArray(), WebSocketMessageType.Text, true, Token);
+        return socket;
+    }
+
+    /// <summary>Sends one invocation (JSON, record separator 0x1e) and returns the completion message that answers it.</summary>
+    private static async Task<string> InvokeRawAsync(ClientWebSocket socket, int id, string invocation)
+    {
+        var message = $"{{\"type\":1,\"invocationId\":\"{id}\",{invocation}}}\u001e";
+        await socket.SendAsync(Encoding.UTF8.GetBytes(message), WebSocketMessageType.Text, true, Token);
         var received = new StringBuilder();
         var buffer = new byte[4096];
-        while (!received.ToString().Contains("\"invocationId\":\"1\""))
+        while (true)
         {
             var read = await socket.ReceiveAsync(buffer, Token);
             received.Append(Encoding.UTF8.GetString(buffer, 0, read.Count));
+            var answer = received.ToString().Split('\u001e').FirstOrDefault(m => m.Contains($"\"invocationId\":\"{id}\""));
+            if (answer is not null)
+            {
+                return answer;
+            }
         }
-
-        Assert.Contains("\"result\":2147483647", received.ToString());
-        await socket.CloseAsync(WebSocketCloseStatus.NormalClosure, null, Token);
     }
 
     /// <summary>A message over 1 MiB (the request-body limit of the other services) closes its sender's socket only.</summary>
@@ -139,5 +187,13 @@ public sealed class SignalRServiceTests(SqliteServices fixture)
         Assert.Equal(int.MaxValue, await sender.GetIntMaxAsync(Token));
         Assert.Equal(before, await fixture.CountRowsAsync());
         Assert.Equal(PayloadOperations.Sample, await sender.GetSampleAsync(Token));
+        AssertNoErrorLogged();
+    }
+
+    private void AssertNoErrorLogged()
+    {
+        var service = fixture.Services.Processes.Single(p => p.Spec.Protocol == Protocol.SignalR);
+        Assert.DoesNotContain("fail:", service.Tail());
+        Assert.DoesNotContain("crit:", service.Tail());
     }
 }

@@ -1,0 +1,100 @@
+using System.Text.Json;
+using System.Text.Json.Nodes;
+using ProtocolBench.Integration.Tests.Infrastructure;
+using ProtocolBench.Shared.Clients;
+using ProtocolBench.Shared.Domain;
+using ProtocolBench.Shared.Domain.Authors;
+
+namespace ProtocolBench.Integration.Tests;
+
+/// <summary>
+/// The SignalR service as a client ProtocolBench did not write sees it: Node's @microsoft/signalr (tests/signalr-js-client),
+/// over a WebSocket on HTTP and HTTPS, speaking JSON and MessagePack. Values equal REST's, files arrive byte-exact as one
+/// message and as a stream, and a bad argument or an unknown id carries REST's code and message.
+/// </summary>
+[Collection(SqliteCollection.Name)]
+public sealed class SignalRJsClientTests(SqliteServices fixture)
+{
+    private static readonly JsonSerializerOptions CaseInsensitive = new() { PropertyNameCaseInsensitive = true };
+
+    private static readonly (string Name, string Method, object?[] Args, Func<IProtocolClient, CancellationToken, Task> OnRest)[] Refused =
+    [
+        ("ints count -1", "GetInts", [-1], (c, t) => c.GetIntsAsync(-1, t)),
+        ("clone 1024 chars × 100000", "Clone", [new string('b', 1024), 100_000], (c, t) => c.CloneAsync(new string('b', 1024), 100_000, t)),
+        ("search phrase empty", "SearchAuthors", ["", null], (c, t) => c.SearchAuthorsAsync("", null, t)),
+        ("list take 1001", "ListAuthors", [0, Limits.ListTakeMax + 1], (c, t) => c.ListAuthorsAsync(0, Limits.ListTakeMax + 1, t)),
+        ("author 999999", "GetAuthor", [999_999], (c, t) => c.GetAuthorAsync(999_999, t)),
+    ];
+
+    public static readonly TheoryData<Transport, string> Cases = new()
+    {
+        { Transport.Http, "json" }, { Transport.Https, "json" }, { Transport.Http, "messagepack" }, { Transport.Https, "messagepack" },
+    };
+
+    private static CancellationToken Token => TestContext.Current.CancellationToken;
+
+    [Theory]
+    [MemberData(nameof(Cases))]
+    public async Task NodesSignalRClientGetsWhatRestGives(Transport transport, string hubProtocol)
+    {
+        var calls = Refused.Select(c => new { name = c.Name, method = c.Method, args = c.Args, stream = false }).ToList<object>();
+        calls.Add(new { name = "int max", method = "GetIntMax", args = Array.Empty<object>(), stream = false });
+        calls.Add(new { name = "ints 10000", method = "GetInts", args = new object[] { 10_000 }, stream = false });
+        calls.Add(new { name = "sample", method = "GetSample", args = Array.Empty<object>(), stream = false });
+        calls.Add(new { name = "search", method = "SearchAuthors", args = new object?[] { "Author - 1000", null }, stream = false });
+        calls.Add(new { name = "text file", method = "GetTextFile", args = Array.Empty<object>(), stream = false });
+        calls.Add(new { name = "pdf", method = "GetPdf", args = Array.Empty<object>(), stream = false });
+        calls.Add(new { name = "pdf stream", method = "StreamPdf", args = Array.Empty<object>(), stream = true });
+
+        var results = await CallWithNodeAsync(transport, hubProtocol, calls);
+
+        var rest = fixture.Client(Protocol.Rest, Transport.Http);
+        Assert.Equal(int.MaxValue, Ok(results, "int max").GetValue<int>());
+        Assert.Equal(await rest.GetIntsAsync(10_000, Token), Ok(results, "ints 10000").Deserialize<int[]>());
+        Assert.Equal(await rest.GetSampleAsync(Token), Ok(results, "sample").Deserialize<AuthorDto>(CaseInsensitive));
+        Assert.Equal(await rest.SearchAuthorsAsync("Author - 1000", null, Token), Ok(results, "search").Deserialize<List<AuthorDto>>(CaseInsensitive)!);
+        AssertFile(Ok(results, "text file"), Expected.TextFile);
+        AssertFile(Ok(results, "pdf"), Expected.Pdf);
+        AssertFile(Ok(results, "pdf stream"), Expected.Pdf);
+        foreach (var refused in Refused)
+        {
+            var expected = await Assert.ThrowsAsync<ProtocolClientException>(() => refused.OnRest(rest, Token));
+            Assert.Equal((expected.Code, expected.Message), (results[refused.Name]["code"]!.GetValue<string>(), results[refused.Name]["message"]!.GetValue<string>()));
+        }
+    }
+
+    private static JsonNode Ok(Dictionary<string, JsonNode> results, string name)
+    {
+        Assert.Equal("OK", results[name]["code"]!.GetValue<string>());
+        return results[name]["result"]!;
+    }
+
+    private static void AssertFile(JsonNode file, byte[] expected)
+    {
+        Assert.Equal(expected.Length, file["length"]!.GetValue<int>());
+        Assert.Equal(Expected.Sha256(expected), file["sha256"]!.GetValue<string>());
+    }
+
+    /// <summary>Runs tests/signalr-js-client/calls.mjs against the SignalR service; its results by call name.</summary>
+    private async Task<Dictionary<string, JsonNode>> CallWithNodeAsync(Transport transport, string hubProtocol, IReadOnlyList<object> calls)
+    {
+        var folder = await NodePrograms.PrepareAsync("signalr-js-client", Token);
+        var file = Path.Combine(Path.GetTempPath(), $"protocolbench-signalr-js-{Guid.NewGuid():N}.json");
+        try
+        {
+            await File.WriteAllTextAsync(file, JsonSerializer.Serialize(calls), Token);
+            var address = fixture.Addresses.BaseUri(Protocol.SignalR, transport).ToString().TrimEnd('/');
+            var (exit, output, error) = await NodePrograms.RunAsync(
+                "node", ["calls.mjs", address, file, "--protocol", hubProtocol], folder, TimeSpan.FromMinutes(2), Token);
+            TestContext.Current.TestOutputHelper?.WriteLine(error);
+            Assert.True(exit == 0, $"calls.mjs failed ({exit}):\n{output}{error}");
+            var results = output.Split('\n', StringSplitOptions.RemoveEmptyEntries).Select(line => JsonNode.Parse(line)!).ToDictionary(r => r["name"]!.GetValue<string>());
+            Assert.Equal(calls.Count, results.Count);
+            return results;
+        }
+        finally
+        {
+            File.Delete(file);
+        }
+    }
+}
