@@ -19,7 +19,7 @@ namespace ProtocolBench.Benchmarks.Cli;
 /// </summary>
 public static class BenchmarkCommand
 {
-    public static readonly Type[] SuiteTypes = [typeof(Floor), typeof(Payloads), typeof(Files), typeof(BinaryFiles), typeof(Authors), typeof(DomainFloor)];
+    public static readonly Type[] SuiteTypes = [typeof(Floor), typeof(Payloads), typeof(Files), typeof(BinaryFiles), typeof(Authors), typeof(Shapes), typeof(DomainFloor)];
 
     public static async Task<int> RunAsync(string[] args)
     {

@@ -237,6 +237,29 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
         return table;
     }
 
+    /// <summary>
+    /// Kamiński et al.: "WebSocket moves the fewest bytes". Per operation and transport measured on every protocol, which
+    /// protocol moved the fewest, and how often that is SignalR.
+    /// </summary>
+    public string FewestBytes()
+    {
+        var rows = (from scenario in Catalogue.All.Where(s => s.Group != ScenarioGroup.Floor && results.Has(s))
+                    from transport in Display.Transports
+                    let cells = Display.Protocols.Select(p => results.Find(scenario, p, transport)).ToList()
+                    where cells.All(c => c?.Wire is not null)
+                    select (Scenario: scenario, Transport: transport, Fewest: cells.MinBy(c => c!.Wire!.TotalPerOp)!.Protocol)).ToList();
+        if (rows.Count == 0 || !Display.Protocols.Contains(Protocol.SignalR))
+        {
+            return "";
+        }
+
+        var signalR = rows.Where(r => r.Fewest == Protocol.SignalR).ToList();
+        var others = rows.Except(signalR).GroupBy(r => r.Fewest).Select(g => $"{Display.Of(g.Key)} in {g.Count()}");
+        return $"Kamiński et al. found that WebSocket moves the fewest bytes: here SignalR (its hub protocol is under HTTP versions) moves the fewest in " +
+               $"{signalR.Count} of the {rows.Count} operations measured on every protocol" +
+               (signalR.Count < rows.Count ? $" ({string.Join(", ", others)})" : "") + ".";
+    }
+
     public Table EnvironmentTable() => run.Setup(
         ("BenchmarkDotNet", $"{run.BenchmarkDotNet}, in-process toolchain (client), services as separate processes"),
         ("Job", run.Job),
@@ -330,7 +353,7 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
                 "over serial operations" + (run.Conditions.Connections == ConnectionPolicy.New
                     ? ", each on a new connection, so with the bytes of opening it (see \"Opening a connection\")"
                     : " on an already open connection (the bytes of opening one are under \"Opening a connection\")") +
-                "; the ratio is to REST on the same transport.",
+                "; the ratio is to REST on the same transport. " + FewestBytes(),
                 WireTable(), null),
         };
 

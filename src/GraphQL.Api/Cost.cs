@@ -1,6 +1,7 @@
 using GraphQL.Validation.Complexity;
 using GraphQLParser.AST;
 using ProtocolBench.Shared.Domain;
+using ProtocolBench.Shared.Domain.Shapes;
 
 namespace ProtocolBench.GraphQL.Api;
 
@@ -58,6 +59,12 @@ internal static class Cost
     /// <summary>ints: one value per item.</summary>
     public static FieldComplexityResult Ints(FieldImpactContext context) =>
         new(Math.Clamp(context.GetArgument<int?>("count", null) ?? 0, 1, Limits.IntsCountMax), 1);
+
+    /// <summary>A shape or a collection: a point per value and per object of every shape (its size is fixed by its kind).</summary>
+    public static FieldComplexityResult Shapes(FieldImpactContext context, int count) =>
+        new(Math.Max(1, (ShapeOperations.Kinds.FirstOrDefault(k => k.Name == context.GetArgument<string?>("kind", null)) is { } kind
+            ? (double)kind.Objects * (ShapeOperations.ValuesPerObject + 1) * count
+            : 1)), 1);
 
     /// <summary>The bytes one point of text stands for: about what a value (an id, a short name) costs in JSON.</summary>
     public const int TextBytesPerPoint = 64;

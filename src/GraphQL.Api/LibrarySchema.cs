@@ -2,6 +2,7 @@ using GraphQL.Types;
 using Microsoft.EntityFrameworkCore;
 using ProtocolBench.GraphQL.Api.Authors;
 using ProtocolBench.GraphQL.Api.Payloads;
+using ProtocolBench.GraphQL.Api.Shapes;
 using ProtocolBench.Shared.Domain.Data;
 using ProtocolBench.Shared.Domain.Payloads;
 
@@ -17,7 +18,8 @@ public sealed class LibrarySchema : Schema
         RegisterType(new SegmentedStringGraphType());
         Query = new ObjectGraphType { Name = "Query" }
             .AddPayloadQueries(files)
-            .AddAuthorQueries(factory);
+            .AddAuthorQueries(factory)
+            .AddShapeQueries();
         Mutation = new ObjectGraphType { Name = "Mutation" }
             .AddAuthorMutations(factory);
     }

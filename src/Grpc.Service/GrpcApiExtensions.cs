@@ -48,6 +48,11 @@ public static class GrpcApiExtensions
             {
                 o.Interceptors.Add<ErrorInterceptor>();
                 o.Interceptors.Add<ResponseBudgetInterceptor>();
+            })
+            .AddServiceOptions<ShapesService>(o =>
+            {
+                o.Interceptors.Add<ErrorInterceptor>();
+                o.Interceptors.Add<ResponseBudgetInterceptor>();
             });
 
         // grpc.health.v1.Health runs the same "ready" checks as /healthz: database and payload files.
@@ -56,6 +61,7 @@ public static class GrpcApiExtensions
             o.Services.Map("", IsReadiness);
             o.Services.Map(PayloadsService.ServiceName, IsReadiness);
             o.Services.Map(AuthorsService.ServiceName, IsReadiness);
+            o.Services.Map(ShapesService.ServiceName, IsReadiness);
         });
         builder.Services.AddGrpcReflection();
 
@@ -71,6 +77,7 @@ public static class GrpcApiExtensions
         app.UseResponseBudget();
         app.MapGrpcService<PayloadsService>();
         app.MapGrpcService<AuthorsService>();
+        app.MapGrpcService<ShapesService>();
         app.MapGrpcHealthChecksService();
         // Reflection in every environment, not only Development: it is how grpcurl and other reflection clients
         // discover the services without a copy of the .proto.

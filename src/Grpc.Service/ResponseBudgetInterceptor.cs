@@ -37,6 +37,8 @@ public sealed class ResponseBudgetInterceptor(ResponseBudget budget, PayloadFile
         GetFileRequest when method.EndsWith("/GetPdf", StringComparison.Ordinal) => ResponseSize.File(files.Pdf.Length),
         SearchAuthorsRequest search => ResponseSize.Search(search.HasLimit ? search.Limit : null),
         ListAuthorsRequest list => ResponseSize.List(list.HasTake ? list.Take : null),
+        GetShapeRequest shape => ResponseSize.Shapes(shape.Kind, 1),
+        ListShapesRequest shapes => ResponseSize.Shapes(shapes.Kind, shapes.HasCount ? shapes.Count : null),
         _ => 0,
     };
 }

@@ -34,6 +34,8 @@ internal sealed class ResponseBudgetFilter(ResponseBudget budget, PayloadFiles f
         nameof(PayloadsController.PdfRaw) => files.IsAvailable ? files.Pdf.Length : 0,
         nameof(AuthorsController.Search) => ResponseSize.Search(Argument<int?>(context, "limit")),
         nameof(AuthorsController.List) => ResponseSize.List(Argument<int?>(context, "take")),
+        nameof(ShapesController.Shape) => ResponseSize.Shapes(Argument<string>(context, "kind"), 1),
+        nameof(ShapesController.Shapes) => ResponseSize.Shapes(Argument<string>(context, "kind"), Argument<int?>(context, "count")),
         _ => 0,
     };
 

@@ -6,6 +6,7 @@ using System.Text.Json.Serialization;
 using System.Text.Json.Serialization.Metadata;
 using ProtocolBench.Shared.Domain.Authors;
 using ProtocolBench.Shared.Domain.Payloads;
+using ProtocolBench.Shared.Domain.Shapes;
 
 namespace ProtocolBench.Shared.Clients;
 
@@ -114,6 +115,19 @@ public sealed class GraphQLProtocolClient : IProtocolClient
         }
     }
 
+    /// <summary>Every field at every level of the shape asked for, and no deeper (GraphQLDocuments.Shape).</summary>
+    public async Task<ShapeDto> GetShapeAsync(string? kind, int id, CancellationToken cancellationToken = default) =>
+        (await PostAsync(
+            Body(new GraphQLRequest<ShapeVariables>(GraphQLDocuments.Shape(kind), new(kind, id, null)), GraphQLJsonContext.Default.ShapeRequest),
+            GraphQLJsonContext.Default.ShapeResponse,
+            cancellationToken)).Shape ?? throw Empty("shape");
+
+    public async Task<IReadOnlyList<ShapeDto>> ListShapesAsync(string? kind, int? count = null, CancellationToken cancellationToken = default) =>
+        (await PostAsync(
+            Body(new GraphQLRequest<ShapeVariables>(GraphQLDocuments.Shapes(kind), new(kind, null, count)), GraphQLJsonContext.Default.ShapeRequest),
+            GraphQLJsonContext.Default.ShapesResponse,
+            cancellationToken)).Shapes ?? throw Empty("shapes");
+
     public ValueTask DisposeAsync()
     {
         _http.Dispose();
@@ -186,6 +200,19 @@ public static class GraphQLDocuments
     public const string Create = "mutation Create($name: String, $country: String) { createAuthor(name: $name, country: $country) { " + Author + " } }";
     public const string Update = "mutation Update($id: Int!, $name: String, $country: String) { updateAuthor(id: $id, name: $name, country: $country) { " + Author + " } }";
     public const string Delete = "mutation Delete($id: Int!) { deleteAuthor(id: $id) }";
+
+    private static readonly Dictionary<string, (string One, string Many)> ShapeDocuments = ShapeOperations.Kinds.ToDictionary(
+        k => k.Name,
+        k => ($"query Shape($kind: String, $id: Int!) {{ shape(kind: $kind, id: $id) {{ {ShapeSelection(k.Levels)} }} }}",
+              $"query Shapes($kind: String, $count: Int) {{ shapes(kind: $kind, count: $count) {{ {ShapeSelection(k.Levels)} }} }}"));
+
+    /// <summary>The shape's document: every field on each of its levels (a kind that is not known is asked for one level).</summary>
+    public static string Shape(string? kind) => ShapeDocuments.TryGetValue(kind ?? "", out var documents) ? documents.One : ShapeDocuments["small"].One;
+
+    public static string Shapes(string? kind) => ShapeDocuments.TryGetValue(kind ?? "", out var documents) ? documents.Many : ShapeDocuments["small"].Many;
+
+    private static string ShapeSelection(int levels) =>
+        levels == 1 ? "id name count ratio" : $"id name count ratio children {{ {ShapeSelection(levels - 1)} }}";
 }
 
 internal sealed record GraphQLRequest<TVariables>(string Query, TVariables? Variables);
@@ -207,6 +234,12 @@ internal sealed record SearchVariables(string? Phrase, int? Limit);
 internal sealed record ListVariables(int? Skip, int? Take);
 
 internal sealed record AuthorVariables(int? Id, string? Name, string? Country);
+
+internal sealed record ShapeVariables(string? Kind, int? Id, int? Count);
+
+internal sealed record ShapeData(ShapeDto? Shape);
+
+internal sealed record ShapesData(List<ShapeDto>? Shapes);
 
 internal sealed record CloneData([property: JsonPropertyName("clone")] string? Text);
 
@@ -240,6 +273,9 @@ internal sealed record DeleteData(bool? DeleteAuthor);
 [JsonSerializable(typeof(GraphQLRequest<SearchVariables>), TypeInfoPropertyName = "SearchRequest")]
 [JsonSerializable(typeof(GraphQLRequest<ListVariables>), TypeInfoPropertyName = "ListRequest")]
 [JsonSerializable(typeof(GraphQLRequest<AuthorVariables>), TypeInfoPropertyName = "AuthorRequest")]
+[JsonSerializable(typeof(GraphQLRequest<ShapeVariables>), TypeInfoPropertyName = "ShapeRequest")]
+[JsonSerializable(typeof(GraphQLResponse<ShapeData>), TypeInfoPropertyName = "ShapeResponse")]
+[JsonSerializable(typeof(GraphQLResponse<ShapesData>), TypeInfoPropertyName = "ShapesResponse")]
 [JsonSerializable(typeof(GraphQLResponse<CloneData>), TypeInfoPropertyName = "CloneResponse")]
 [JsonSerializable(typeof(GraphQLResponse<IntMaxData>), TypeInfoPropertyName = "IntMaxResponse")]
 [JsonSerializable(typeof(GraphQLResponse<IntsData>), TypeInfoPropertyName = "IntsResponse")]

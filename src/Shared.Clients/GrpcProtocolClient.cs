@@ -6,6 +6,7 @@ using Grpc.Net.Client;
 using Grpc.Net.Compression;
 using ProtocolBench.Shared.Domain;
 using ProtocolBench.Shared.Domain.Authors;
+using ProtocolBench.Shared.Domain.Shapes;
 
 namespace ProtocolBench.Shared.Clients;
 
@@ -21,6 +22,7 @@ public sealed class GrpcProtocolClient : IProtocolClient
     private readonly GrpcChannel _channel;
     private readonly V1.Payloads.PayloadsClient _payloads;
     private readonly V1.Authors.AuthorsClient _authors;
+    private readonly V1.Shapes.ShapesClient _shapes;
     private readonly TimeSpan _callTimeout;
     private readonly Metadata? _headers;
 
@@ -43,6 +45,7 @@ public sealed class GrpcProtocolClient : IProtocolClient
         _headers = compressed ? new Metadata { { "grpc-internal-encoding-request", "gzip" } } : null;
         _payloads = new V1.Payloads.PayloadsClient(_channel);
         _authors = new V1.Authors.AuthorsClient(_channel);
+        _shapes = new V1.Shapes.ShapesClient(_channel);
     }
 
     public Protocol Protocol => Protocol.Grpc;
@@ -137,6 +140,27 @@ public sealed class GrpcProtocolClient : IProtocolClient
 
     public async Task DeleteAuthorAsync(int id, CancellationToken cancellationToken = default) =>
         await UnaryAsync(_authors.DeleteAsync(new V1.DeleteAuthorRequest { Id = id }, Options(cancellationToken)), cancellationToken);
+
+    public async Task<ShapeDto> GetShapeAsync(string? kind, int id, CancellationToken cancellationToken = default) =>
+        ToDto(await UnaryAsync(_shapes.GetAsync(new V1.GetShapeRequest { Kind = kind ?? "", Id = id }, Options(cancellationToken)), cancellationToken));
+
+    public async Task<IReadOnlyList<ShapeDto>> ListShapesAsync(string? kind, int? count = null, CancellationToken cancellationToken = default)
+    {
+        var request = new V1.ListShapesRequest { Kind = kind ?? "" };
+        if (count is { } value)
+        {
+            request.Count = value;
+        }
+
+        var list = await UnaryAsync(_shapes.ListAsync(request, Options(cancellationToken)), cancellationToken);
+        var shapes = new ShapeDto[list.Shapes.Count];
+        for (var i = 0; i < shapes.Length; i++)
+        {
+            shapes[i] = ToDto(list.Shapes[i]);
+        }
+
+        return shapes;
+    }
 
     public ValueTask DisposeAsync()
     {
@@ -257,6 +281,17 @@ public sealed class GrpcProtocolClient : IProtocolClient
         }
 
         return new AuthorDto(author.Id, author.Name, author.Country, books);
+    }
+
+    private static ShapeDto ToDto(V1.Shape shape)
+    {
+        var children = shape.Children.Count == 0 ? [] : new ShapeDto[shape.Children.Count];
+        for (var i = 0; i < children.Length; i++)
+        {
+            children[i] = ToDto(shape.Children[i]);
+        }
+
+        return new ShapeDto(shape.Id, shape.Name, shape.Count, shape.Ratio, children);
     }
 
     private static List<AuthorDto> ToDtos(V1.AuthorList list)

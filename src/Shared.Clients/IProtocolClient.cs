@@ -1,4 +1,5 @@
 using ProtocolBench.Shared.Domain.Authors;
+using ProtocolBench.Shared.Domain.Shapes;
 
 namespace ProtocolBench.Shared.Clients;
 
@@ -53,6 +54,12 @@ public interface ILibraryOperations : IAsyncDisposable
     Task<AuthorDto> UpdateAuthorAsync(int id, string? name, string? country, CancellationToken cancellationToken = default);
 
     Task DeleteAuthorAsync(int id, CancellationToken cancellationToken = default);
+
+    /// <summary>One payload shape by kind (small … deepest) and id.</summary>
+    Task<ShapeDto> GetShapeAsync(string? kind, int id, CancellationToken cancellationToken = default);
+
+    /// <summary>Shapes 1 to <paramref name="count"/> of a kind (default 100).</summary>
+    Task<IReadOnlyList<ShapeDto>> ListShapesAsync(string? kind, int? count = null, CancellationToken cancellationToken = default);
 }
 
 /// <summary>An error the service returned, in protocol-neutral terms, plus the protocol's own status for reports.</summary>

@@ -4,6 +4,7 @@ using System.Text.Json;
 using System.Text.Json.Serialization;
 using ProtocolBench.Shared.Domain.Authors;
 using ProtocolBench.Shared.Domain.Payloads;
+using ProtocolBench.Shared.Domain.Shapes;
 
 namespace ProtocolBench.Shared.Clients;
 
@@ -83,6 +84,12 @@ public sealed class RestProtocolClient : IProtocolClient
         await EnsureSuccessAsync(response, cancellationToken);
     }
 
+    public Task<ShapeDto> GetShapeAsync(string? kind, int id, CancellationToken cancellationToken = default) =>
+        GetAsync($"api/shapes/{Uri.EscapeDataString(kind ?? "")}/{id}", RestJsonContext.Default.ShapeDto, cancellationToken);
+
+    public async Task<IReadOnlyList<ShapeDto>> ListShapesAsync(string? kind, int? count = null, CancellationToken cancellationToken = default) =>
+        await GetAsync($"api/shapes/{Uri.EscapeDataString(kind ?? "")}{Query(("count", count?.ToString()))}", RestJsonContext.Default.ListShapeDto, cancellationToken);
+
     public ValueTask DisposeAsync()
     {
         _http.Dispose();
@@ -159,5 +166,7 @@ public sealed record RestProblem(string? Title, int? Status, string? Detail, str
 [JsonSerializable(typeof(AuthorDto))]
 [JsonSerializable(typeof(List<AuthorDto>))]
 [JsonSerializable(typeof(AuthorInput))]
+[JsonSerializable(typeof(ShapeDto))]
+[JsonSerializable(typeof(List<ShapeDto>))]
 [JsonSerializable(typeof(RestProblem))]
 internal sealed partial class RestJsonContext : JsonSerializerContext;

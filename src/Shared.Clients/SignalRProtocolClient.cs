@@ -7,6 +7,7 @@ using Microsoft.AspNetCore.SignalR.Client;
 using Microsoft.Extensions.DependencyInjection;
 using ProtocolBench.Shared.Domain.Authors;
 using ProtocolBench.Shared.Domain.Payloads;
+using ProtocolBench.Shared.Domain.Shapes;
 
 namespace ProtocolBench.Shared.Clients;
 
@@ -79,6 +80,12 @@ public sealed class SignalRProtocolClient : IProtocolClient
 
     public Task DeleteAuthorAsync(int id, CancellationToken cancellationToken = default) =>
         InvokeAsync<object?>("DeleteAuthor", [id], cancellationToken);
+
+    public Task<ShapeDto> GetShapeAsync(string? kind, int id, CancellationToken cancellationToken = default) =>
+        InvokeAsync<ShapeDto>("GetShape", [kind, id], cancellationToken);
+
+    public async Task<IReadOnlyList<ShapeDto>> ListShapesAsync(string? kind, int? count = null, CancellationToken cancellationToken = default) =>
+        await InvokeAsync<List<ShapeDto>>("ListShapes", [kind, count], cancellationToken);
 
     public async ValueTask DisposeAsync()
     {

@@ -90,6 +90,19 @@ public static class ResponseSize
 
     public static long List(int? take) => (long)Math.Clamp(take ?? Limits.ListTakeDefault, 0, Limits.ListTakeMax) * AuthorBytes;
 
+    /// <summary>
+    /// One object of a payload shape in JSON at most: <c>{"id":,"name":"","count":,"ratio":,"children":[]},</c> is 47 bytes,
+    /// its name at most 21 ("deepest 1000000.7"), ids and counts of ten digits and a double of up to 24 characters.
+    /// </summary>
+    private const int ShapeObjectBytes = 128;
+
+    /// <summary>A shape or a collection of them: known from the kind and the count alone; nothing for a kind the domain refuses.</summary>
+    public static long Shapes(string? kind, int? count)
+    {
+        var shape = Domain.Shapes.ShapeOperations.Kinds.FirstOrDefault(k => k.Name == kind);
+        return shape is null ? 0 : (long)shape.Objects * Math.Clamp(count ?? Limits.ShapeCountMax, 0, Limits.ShapeCountMax) * ShapeObjectBytes;
+    }
+
     /// <summary>An author's JSON around its text, ids of ten digits: <c>{"id":,"name":"","country":"","books":[]},</c> is 51 bytes.</summary>
     private const int AuthorFrameBytes = 64;
 

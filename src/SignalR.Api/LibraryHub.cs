@@ -3,6 +3,7 @@ using Microsoft.AspNetCore.SignalR;
 using ProtocolBench.Shared.Domain.Authors;
 using ProtocolBench.Shared.Domain.Data;
 using ProtocolBench.Shared.Domain.Payloads;
+using ProtocolBench.Shared.Domain.Shapes;
 
 namespace ProtocolBench.SignalR.Api;
 
@@ -49,6 +50,10 @@ public sealed class LibraryHub(LibraryDbContext db, PayloadFiles files) : Hub
         db.UpdateAsync(id, new AuthorInput(name, country), Context.ConnectionAborted);
 
     public Task DeleteAuthor(int id) => db.DeleteAsync(id, Context.ConnectionAborted);
+
+    public ShapeDto GetShape(string? kind, int? id) => ShapeOperations.Get(kind, id);
+
+    public IReadOnlyList<ShapeDto> ListShapes(string? kind, int? count) => ShapeOperations.List(kind, count);
 
     private static async IAsyncEnumerable<ReadOnlyMemory<byte>> Chunks(byte[] file, [EnumeratorCancellation] CancellationToken cancellationToken)
     {

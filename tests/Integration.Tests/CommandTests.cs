@@ -29,7 +29,7 @@ public sealed partial class CommandTests : IDisposable
     {
         SkipUnlessLinux();
         await using var command = StartBenchmark();
-        var pids = await command.ServicePidsAsync("GraphQL.Api", "Grpc.Service", "Rest.Api");
+        var pids = await command.ServicePidsAsync("GraphQL.Api", "Grpc.Service", "Rest.Api", "SignalR.Api");
         await command.WaitForLineAsync(line => FirstCell().IsMatch(line), StartTimeout);
 
         command.Signal(signal);
@@ -47,7 +47,7 @@ public sealed partial class CommandTests : IDisposable
     {
         SkipUnlessLinux();
         await using var command = StartBenchmark();
-        var pids = await command.ServicePidsAsync("GraphQL.Api", "Grpc.Service", "Rest.Api");
+        var pids = await command.ServicePidsAsync("GraphQL.Api", "Grpc.Service", "Rest.Api", "SignalR.Api");
         await command.WaitForLineAsync(line => FirstCell().IsMatch(line), StartTimeout);
 
         command.Signal("KILL");
@@ -61,7 +61,7 @@ public sealed partial class CommandTests : IDisposable
     {
         SkipUnlessLinux();
         await using var command = StartBenchmark();
-        var pids = await command.ServicePidsAsync("GraphQL.Api", "Grpc.Service", "Rest.Api");
+        var pids = await command.ServicePidsAsync("GraphQL.Api", "Grpc.Service", "Rest.Api", "SignalR.Api");
         await command.WaitForLineAsync(line => FirstCell().IsMatch(line), StartTimeout);
 
         Process.GetProcessById(pids["Grpc.Service"]).Kill();
@@ -195,7 +195,7 @@ public sealed partial class CommandTests : IDisposable
         foreach (var signal in new[] { "TERM", "KILL" })
         {
             await using var command = StartBenchmark("--smoke", "--network", "rate=200mbit");
-            var pids = await command.ServicePidsAsync("GraphQL.Api", "Grpc.Service", "Rest.Api");
+            var pids = await command.ServicePidsAsync("GraphQL.Api", "Grpc.Service", "Rest.Api", "SignalR.Api");
             await command.WaitForLineAsync(line => FirstCell().IsMatch(line), StartTimeout);
             var mine = new[] { $"pb-{command.Id}", $"pbh{command.Id}" };
             Assert.Equal(mine, (await ShapedLink.ListAsync(Token)).Intersect(mine));

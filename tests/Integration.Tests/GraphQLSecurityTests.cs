@@ -20,10 +20,13 @@ public sealed class GraphQLSecurityTests(SqliteServices fixture)
 
     [Theory]
     [MemberData(nameof(Transports))]
-    public async Task DeeperThanFiveIsRefused(Transport transport)
+    public async Task DeeperThanTheDeepestShapeIsRefused(Transport transport)
     {
-        // Book has no way back to Author, so depth 6 is only reachable through the introspection types.
-        var (status, body) = await PostAsync(transport, "{ __type(name: \"Author\") { fields { type { ofType { ofType { ofType { name } } } } } } }");
+        // Every field of the deepest shape (8 levels under its query field) is depth 9, the limit; one level more is refused.
+        static string Levels(int n) => n == 0 ? "id" : $"id children {{ {Levels(n - 1)} }}";
+        var (deepest, _) = await PostAsync(transport, $"{{ shape(kind: \"deepest\", id: 1) {{ {Levels(7)} }} }}");
+        Assert.Equal(HttpStatusCode.OK, deepest);
+        var (status, body) = await PostAsync(transport, $"{{ shape(kind: \"deepest\", id: 1) {{ {Levels(8)} }} }}");
         Assert.Equal(HttpStatusCode.BadRequest, status);
         Assert.False(body.TryGetProperty("data", out var data) && data.ValueKind == JsonValueKind.Object);
         Assert.NotEmpty(body.GetProperty("errors").EnumerateArray());

@@ -61,5 +61,14 @@ public sealed record LimitCase(string Name, bool Accepted, string? Field, Func<I
         new("create country empty", false, "country", (c, t) => c.CreateAuthorAsync("Valid", "", t)),
         new("update name 201 chars", false, "name", (c, t) => c.UpdateAuthorAsync(1, new string('n', 201), "Poland", t)),
         new("update country with tab", false, "country", (c, t) => c.UpdateAuthorAsync(1, "Author - 1", "Pol\tand", t)),
+        new("shape id 1000000", true, null, (c, t) => c.GetShapeAsync("small", Limits.ShapeIdMax, t)),
+        new("shape id 1000001", false, "id", (c, t) => c.GetShapeAsync("small", Limits.ShapeIdMax + 1, t)),
+        new("shape id 0", false, "id", (c, t) => c.GetShapeAsync("deep", 0, t)),
+        new("shape kind unknown", false, "kind", (c, t) => c.GetShapeAsync("huge", 1, t)),
+        new("shape kind in capitals", false, "kind", (c, t) => c.GetShapeAsync("LARGE", 1, t)),
+        new("shapes count 100", true, null, (c, t) => c.ListShapesAsync("deepest", Limits.ShapeCountMax, t)),
+        new("shapes count 101", false, "count", (c, t) => c.ListShapesAsync("small", Limits.ShapeCountMax + 1, t)),
+        new("shapes count 0", false, "count", (c, t) => c.ListShapesAsync("small", 0, t)),
+        new("shapes kind unknown", false, "kind", (c, t) => c.ListShapesAsync("tiny", null, t)),
     ];
 }

@@ -5,6 +5,7 @@ using ProtocolBench.Shared.Clients;
 using ProtocolBench.Shared.Domain;
 using ProtocolBench.Shared.Domain.Authors;
 using ProtocolBench.Shared.Domain.Payloads;
+using ProtocolBench.Shared.Domain.Shapes;
 
 namespace ProtocolBench.Integration.Tests;
 
@@ -110,6 +111,24 @@ public sealed class ParityTests(SqliteServices fixture)
         Assert.Equal(await Reference.GetAuthorAsync(4_242, Token), await client.GetAuthorAsync(4_242, Token));
         Assert.Empty(await client.SearchAuthorsAsync("' OR 1=1 --", null, Token));
         Assert.Empty(await client.SearchAuthorsAsync("%", null, Token));
+    }
+
+    /// <summary>Every payload shape, one and a hundred, is the tree built in memory, on every protocol (GraphQL selecting every field at every depth).</summary>
+    [Theory]
+    [MemberData(nameof(Combinations))]
+    public async Task ShapesAreTheTreesBuiltInMemory(Protocol protocol, Transport transport)
+    {
+        var client = fixture.Client(protocol, transport);
+        foreach (var kind in ShapeOperations.Kinds)
+        {
+            var one = await client.GetShapeAsync(kind.Name, Catalogue.ShapeId, Token);
+            Assert.Equal(ShapeOperations.Get(kind.Name, Catalogue.ShapeId), one);
+            Assert.Equal((kind.Objects, kind.Levels), (one.Objects, one.Levels));
+            Assert.Equal(await Reference.GetShapeAsync(kind.Name, Catalogue.ShapeId, Token), one);
+            var hundred = await client.ListShapesAsync(kind.Name, null, Token);
+            Assert.Equal(ShapeOperations.List(kind.Name, null), hundred);
+            Assert.Equal(Enumerable.Range(1, 100), hundred.Select(s => s.Id));
+        }
     }
 
     [Theory]

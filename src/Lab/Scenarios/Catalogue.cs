@@ -1,6 +1,8 @@
 using ProtocolBench.Shared.Clients;
 using ProtocolBench.Shared.Domain.Authors;
+using ProtocolBench.Shared.Domain;
 using ProtocolBench.Shared.Domain.Payloads;
+using ProtocolBench.Shared.Domain.Shapes;
 
 namespace ProtocolBench.Lab.Scenarios;
 
@@ -160,7 +162,11 @@ public static class Catalogue
             Creates = true,
             Sliwa = new("create author: REST 2× GraphQL's and 4× gRPC's throughput") { RestOver = [(Protocol.GraphQL, 2), (Protocol.Grpc, 4)] },
         },
+        .. ShapeOperations.Kinds.SelectMany((kind, i) => new[] { ShapeOne(17 + (2 * i), kind), ShapeCollection(18 + (2 * i), kind) }),
     ];
+
+    /// <summary>The id of the shape fetched one at a time.</summary>
+    public const int ShapeId = 42;
 
     /// <summary>The fixture files every service serves, for byte-exact comparison.</summary>
     public static PayloadFiles Files => LazyFiles.Value;
@@ -189,6 +195,37 @@ public static class Catalogue
             Phrase = phrase,
             Rows = rows,
         };
+
+    /// <summary>Erftbjerg's payload shapes: one object by id.</summary>
+    private static Scenario ShapeOne(int order, ShapeOperations.Kind kind)
+    {
+        var expected = ShapeOperations.Get(kind.Name, ShapeId);
+        var what = $"shape {kind.Name} {ShapeId}";
+        return new(order, $"{kind.Name}-1", $"Shape {kind.Name} ×1 ({kind.Objects} objects, {kind.Levels} levels, {kind.Values} values)", ScenarioGroup.Shapes)
+        {
+            Request = async (c, _, ct) => await c.GetShapeAsync(kind.Name, ShapeId, ct),
+            Check = (r, _) => Checks.Equal((ShapeDto)r, expected, what),
+        };
+    }
+
+    /// <summary>Erftbjerg's payload shapes: a collection of 100, checked first, middle and last (whole in the verification).</summary>
+    private static Scenario ShapeCollection(int order, ShapeOperations.Kind kind)
+    {
+        var expected = ShapeOperations.List(kind.Name, Limits.ShapeCountMax);
+        var what = $"shapes {kind.Name} ×{Limits.ShapeCountMax}";
+        return new(order, $"{kind.Name}-100", $"Shapes {kind.Name} ×{Limits.ShapeCountMax} ({kind.Values * Limits.ShapeCountMax:N0} values)", ScenarioGroup.Shapes)
+        {
+            Request = async (c, _, ct) => await c.ListShapesAsync(kind.Name, Limits.ShapeCountMax, ct),
+            Check = (r, _) => Checks.Shapes((IReadOnlyList<ShapeDto>)r, expected, what),
+            Verify = async (c, ct) =>
+            {
+                if (!(await c.ListShapesAsync(kind.Name, Limits.ShapeCountMax, ct)).SequenceEqual(expected))
+                {
+                    throw Checks.Wrong(what, "a shape differs from the one built in memory");
+                }
+            },
+        };
+    }
 
     private static Task<byte[]> Binary(ILibraryOperations client, Task<byte[]>? call, string file) =>
         call ?? throw new NotSupportedException($"{(client is IProtocolClient p ? Display.Of(p.Protocol) : client.GetType().Name)} has no binary form of the {file}.");

@@ -1,5 +1,6 @@
 using System.Security.Cryptography;
 using ProtocolBench.Shared.Domain.Authors;
+using ProtocolBench.Shared.Domain.Shapes;
 using ProtocolBench.Shared.Domain.Data;
 
 namespace ProtocolBench.Lab.Scenarios;
@@ -95,6 +96,25 @@ public static class Checks
         }
 
         return same ? actual : throw Wrong(what, $"author {id} differs from the seed: got {actual}");
+    }
+
+    /// <summary>A collection of shapes: its length, and its first, middle and last shape whole.</summary>
+    public static IReadOnlyList<ShapeDto> Shapes(IReadOnlyList<ShapeDto> actual, IReadOnlyList<ShapeDto> expected, string what)
+    {
+        if (actual.Count != expected.Count)
+        {
+            throw Wrong(what, $"{actual.Count} shapes, expected {expected.Count}");
+        }
+
+        foreach (var i in new[] { 0, actual.Count / 2, actual.Count - 1 })
+        {
+            if (!actual[i].Equals(expected[i]))
+            {
+                throw Wrong(what, $"shape {i + 1} differs from the one built in memory");
+            }
+        }
+
+        return actual;
     }
 
     public static InvalidDataException Wrong(string what, string detail) => new($"Wrong response to {what}: {detail}.");

@@ -4,6 +4,7 @@ using ProtocolBench.Shared.Clients;
 using ProtocolBench.Shared.Domain.Authors;
 using ProtocolBench.Shared.Domain.Data;
 using ProtocolBench.Shared.Domain.Payloads;
+using ProtocolBench.Shared.Domain.Shapes;
 
 namespace ProtocolBench.Lab.Scenarios;
 
@@ -66,6 +67,12 @@ public sealed class InProcessOperations : ILibraryOperations
             await db.DeleteAsync(id, cancellationToken);
             return true;
         }, cancellationToken);
+
+    public Task<ShapeDto> GetShapeAsync(string? kind, int id, CancellationToken cancellationToken = default) =>
+        Task.FromResult(ShapeOperations.Get(kind, id));
+
+    public Task<IReadOnlyList<ShapeDto>> ListShapesAsync(string? kind, int? count = null, CancellationToken cancellationToken = default) =>
+        Task.FromResult(ShapeOperations.List(kind, count));
 
     /// <summary>
     /// Clean-up, not an operation of the benchmark: the authors whose names start with <paramref name="prefix"/> and their

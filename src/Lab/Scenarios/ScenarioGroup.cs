@@ -8,4 +8,5 @@ public enum ScenarioGroup
     Files,
     BinaryFiles,
     Authors,
+    Shapes,
 }

@@ -1,0 +1,47 @@
+using GraphQL;
+using GraphQL.Types;
+using ProtocolBench.Shared.Domain;
+using ProtocolBench.Shared.Domain.Shapes;
+
+namespace ProtocolBench.GraphQL.Api.Shapes;
+
+/// <summary>shape, shapes: Erftbjerg's payload shapes, built by ShapeOperations. No database.</summary>
+internal static class ShapeQueries
+{
+    public static ObjectGraphType AddShapeQueries(this ObjectGraphType query)
+    {
+        var kinds = string.Join(", ", ShapeOperations.Kinds.Select(k => k.Name));
+        query.Field<ShapeType, ShapeDto>("shape")
+            .Description($"One shape by id (1–{Limits.ShapeIdMax}); kind: {kinds}.")
+            .Argument<StringGraphType>("kind")
+            .Argument<NonNullGraphType<IntGraphType>>("id")
+            .WithComplexityImpact(c => Cost.Shapes(c, 1))
+            .Resolve(context => ShapeOperations.Get(context.GetArgument<string?>("kind"), context.GetArgument<int>("id")));
+
+        query.Field<ListGraphType<NonNullGraphType<ShapeType>>, IReadOnlyList<ShapeDto>>("shapes")
+            .Description($"Shapes 1 to count (1–{Limits.ShapeCountMax}, default {Limits.ShapeCountMax}); kind: {kinds}.")
+            .Argument<StringGraphType>("kind")
+            .Argument<IntGraphType>("count")
+            .WithComplexityImpact(c => Cost.Shapes(c, Math.Clamp(c.GetArgument<int?>("count", null) ?? Limits.ShapeCountMax, 1, Limits.ShapeCountMax)))
+            .Resolve(context => ShapeOperations.List(context.GetArgument<string?>("kind"), context.GetArgument<int?>("count")));
+
+        return query;
+    }
+}
+
+/// <summary>The domain's <see cref="ShapeDto"/>: the same fields at every depth.</summary>
+public sealed class ShapeType : ObjectGraphType<ShapeDto>
+{
+    public ShapeType()
+    {
+        Name = "Shape";
+        Field(s => s.Id);
+        Field(s => s.Name);
+        Field(s => s.Count);
+        Field(s => s.Ratio);
+        // The shape's own size is counted once, by its query field (Cost.Shapes); nesting adds nothing more.
+        Field<NonNullGraphType<ListGraphType<NonNullGraphType<ShapeType>>>, IReadOnlyList<ShapeDto>>("children")
+            .Resolve(context => context.Source.Children)
+            .WithComplexityImpact(fieldImpact: 0, childImpactMultiplier: 1);
+    }
+}

@@ -1,0 +1,42 @@
+using Grpc.Core;
+using ProtocolBench.Shared.Domain.Shapes;
+using ProtocolBench.V1;
+
+namespace ProtocolBench.Grpc.Service.Services;
+
+/// <summary>Erftbjerg's payload shapes over gRPC; ShapeOperations builds them, this maps them to the one recursive message.</summary>
+public sealed class ShapesService : V1.Shapes.ShapesBase
+{
+    public const string ServiceName = "protocolbench.v1.Shapes";
+
+    public override Task<Shape> Get(GetShapeRequest request, ServerCallContext context) =>
+        Task.FromResult(ShapeOperations.Get(request.Kind, request.Id).ToMessage());
+
+    public override Task<ShapeList> List(ListShapesRequest request, ServerCallContext context)
+    {
+        var shapes = ShapeOperations.List(request.Kind, request.HasCount ? request.Count : null);
+        var list = new ShapeList();
+        list.Shapes.Capacity = shapes.Count;
+        foreach (var shape in shapes)
+        {
+            list.Shapes.Add(shape.ToMessage());
+        }
+
+        return Task.FromResult(list);
+    }
+}
+
+/// <summary>ShapeDto to the proto message, by hand.</summary>
+public static class ShapeMessages
+{
+    public static Shape ToMessage(this ShapeDto shape)
+    {
+        var message = new Shape { Id = shape.Id, Name = shape.Name, Count = shape.Count, Ratio = shape.Ratio };
+        foreach (var child in shape.Children)
+        {
+            message.Children.Add(child.ToMessage());
+        }
+
+        return message;
+    }
+}

@@ -1,0 +1,15 @@
+using Microsoft.AspNetCore.Mvc;
+using ProtocolBench.Shared.Domain.Shapes;
+
+namespace ProtocolBench.Rest.Api.Controllers;
+
+[ApiController]
+[Route("api/shapes")]
+public sealed class ShapesController : ControllerBase
+{
+    [HttpGet("{kind}/{id:int}")]
+    public ShapeDto Shape(string kind, int id) => ShapeOperations.Get(kind, id);
+
+    [HttpGet("{kind}")]
+    public IReadOnlyList<ShapeDto> Shapes(string kind, int? count) => ShapeOperations.List(kind, count);
+}
