@@ -378,7 +378,10 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
             "frames each call as a hub message, JSON (files as base64) or MessagePack (files as binary) as --signalr-protocol says; " +
             "its floor is GET /baseline on its port over HTTP/1.1, the request that would open its socket; it cannot compress " +
             "(--compression leaves its bytes as they are), and a hub message over 1 MiB closes its sender's socket where the " +
-            "others refuse only that request.",
+            "others refuse only that request. " +
+            "GraphQL's shape documents select every field on every level of the shape, but not the empty children of its last " +
+            "level (a list cannot be selected without a selection below it, one level deeper than the shape), so its objects " +
+            "of the last level leave out the 14 bytes of \"children\":[] that REST and SignalR send.",
         };
 
         var report = new Report("ProtocolBench results");

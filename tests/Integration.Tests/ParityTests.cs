@@ -123,12 +123,26 @@ public sealed class ParityTests(SqliteServices fixture)
         {
             var one = await client.GetShapeAsync(kind.Name, Catalogue.ShapeId, Token);
             Assert.Equal(ShapeOperations.Get(kind.Name, Catalogue.ShapeId), one);
-            Assert.Equal((kind.Objects, kind.Levels), (one.Objects, one.Levels));
+            Assert.Equal((kind.Objects, kind.Levels), (one.CountObjects(), one.CountLevels()));
             Assert.Equal(await Reference.GetShapeAsync(kind.Name, Catalogue.ShapeId, Token), one);
             var hundred = await client.ListShapesAsync(kind.Name, null, Token);
             Assert.Equal(ShapeOperations.List(kind.Name, null), hundred);
             Assert.Equal(Enumerable.Range(1, 100), hundred.Select(s => s.Id));
         }
+    }
+
+    /// <summary>On the wire a shape's object is its four fields and its children, nothing more (REST's JSON as curl sees it).</summary>
+    [Fact]
+    public async Task AShapesObjectIsItsFourFieldsAndItsChildrenOnTheWire()
+    {
+        using var http = new HttpClient { BaseAddress = fixture.Addresses.BaseUri(Protocol.Rest, Transport.Http), Timeout = TimeSpan.FromSeconds(10) };
+        using var json = System.Text.Json.JsonDocument.Parse(await http.GetStringAsync("api/shapes/medium/7", Token));
+        foreach (var element in new[] { json.RootElement, json.RootElement.GetProperty("children")[8] })
+        {
+            Assert.Equal(["id", "name", "count", "ratio", "children"], element.EnumerateObject().Select(p => p.Name));
+        }
+
+        Assert.Equal(7.125, json.RootElement.GetProperty("children")[0].GetProperty("ratio").GetDouble());
     }
 
     [Theory]

@@ -15,9 +15,11 @@ public sealed record ShapeDto(int Id, string Name, int Count, double Ratio, IRea
 
     public override int GetHashCode() => HashCode.Combine(Id, Name, Count, Ratio, Children.Count);
 
+    // Methods, not properties: every serializer (System.Text.Json, MessagePack) would send a property as a fifth field.
+
     /// <summary>Objects in this tree, itself included.</summary>
-    public int Objects => 1 + Children.Sum(c => c.Objects);
+    public int CountObjects() => 1 + Children.Sum(c => c.CountObjects());
 
     /// <summary>Levels of this tree: 1 for an object that holds none.</summary>
-    public int Levels => 1 + (Children.Count == 0 ? 0 : Children.Max(c => c.Levels));
+    public int CountLevels() => 1 + (Children.Count == 0 ? 0 : Children.Max(c => c.CountLevels()));
 }
