@@ -62,7 +62,7 @@ internal static class Cost
 
     /// <summary>A shape or a collection: a point per value and per object of every shape (its size is fixed by its kind).</summary>
     public static FieldComplexityResult Shapes(FieldImpactContext context, int count) =>
-        new(Math.Max(1, (ShapeOperations.Kinds.FirstOrDefault(k => k.Name == context.GetArgument<string?>("kind", null)) is { } kind
+        new(Math.Max(1, (ShapeOperations.Find(context.GetArgument<string?>("kind", null)) is { } kind
             ? (double)kind.Objects * (ShapeOperations.ValuesPerObject + 1) * count
             : 1)), 1);
 

@@ -207,9 +207,12 @@ public static class GraphQLDocuments
               $"query Shapes($kind: String, $count: Int) {{ shapes(kind: $kind, count: $count) {{ {ShapeSelection(k.Levels)} }} }}"));
 
     /// <summary>The shape's document: every field on each of its levels (a kind that is not known is asked for one level).</summary>
-    public static string Shape(string? kind) => ShapeDocuments.TryGetValue(kind ?? "", out var documents) ? documents.One : ShapeDocuments["small"].One;
+    public static string Shape(string? kind) => DocumentsFor(kind).One;
 
-    public static string Shapes(string? kind) => ShapeDocuments.TryGetValue(kind ?? "", out var documents) ? documents.Many : ShapeDocuments["small"].Many;
+    public static string Shapes(string? kind) => DocumentsFor(kind).Many;
+
+    private static (string One, string Many) DocumentsFor(string? kind) =>
+        ShapeDocuments[(ShapeOperations.Find(kind) ?? ShapeOperations.Kinds[0]).Name];
 
     private static string ShapeSelection(int levels) =>
         levels == 1 ? "id name count ratio" : $"id name count ratio children {{ {ShapeSelection(levels - 1)} }}";

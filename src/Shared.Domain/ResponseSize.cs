@@ -99,7 +99,7 @@ public static class ResponseSize
     /// <summary>A shape or a collection of them: known from the kind and the count alone; nothing for a kind the domain refuses.</summary>
     public static long Shapes(string? kind, int? count)
     {
-        var shape = Domain.Shapes.ShapeOperations.Kinds.FirstOrDefault(k => k.Name == kind);
+        var shape = Domain.Shapes.ShapeOperations.Find(kind);
         return shape is null ? 0 : (long)shape.Objects * Math.Clamp(count ?? Limits.ShapeCountMax, 0, Limits.ShapeCountMax) * ShapeObjectBytes;
     }
 

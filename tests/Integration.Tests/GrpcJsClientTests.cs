@@ -1,4 +1,3 @@
-using System.Text.Json;
 using System.Text.Json.Nodes;
 using ProtocolBench.Integration.Tests.Infrastructure;
 using ProtocolBench.Shared.Clients;
@@ -55,24 +54,6 @@ public sealed class GrpcJsClientTests(SqliteServices fixture)
     }
 
     /// <summary>Runs tests/grpc-js-client/calls.mjs against the gRPC service; its results by call name.</summary>
-    private async Task<Dictionary<string, JsonNode>> CallWithGrpcJsAsync(Transport transport, IReadOnlyList<object> calls)
-    {
-        var folder = await NodePrograms.PrepareAsync("grpc-js-client", Token);
-        var file = Path.Combine(Path.GetTempPath(), $"protocolbench-grpc-js-{Guid.NewGuid():N}.json");
-        try
-        {
-            await File.WriteAllTextAsync(file, JsonSerializer.Serialize(calls), Token);
-            var address = fixture.Addresses.BaseUri(Protocol.Grpc, transport).ToString().TrimEnd('/');
-            var (exit, output, error) = await NodePrograms.RunAsync("node", ["calls.mjs", address, file], folder, TimeSpan.FromMinutes(2), Token);
-            TestContext.Current.TestOutputHelper?.WriteLine(output + error);
-            Assert.True(exit == 0, $"calls.mjs failed ({exit}):\n{output}{error}");
-            var results = output.Split('\n', StringSplitOptions.RemoveEmptyEntries).Select(line => JsonNode.Parse(line)!).ToDictionary(r => r["name"]!.GetValue<string>());
-            Assert.Equal(calls.Count, results.Count);
-            return results;
-        }
-        finally
-        {
-            File.Delete(file);
-        }
-    }
+    private Task<Dictionary<string, JsonNode>> CallWithGrpcJsAsync(Transport transport, IReadOnlyList<object> calls) =>
+        NodePrograms.CallAsync("grpc-js-client", fixture.Addresses.BaseUri(Protocol.Grpc, transport).ToString(), calls, [], Token);
 }

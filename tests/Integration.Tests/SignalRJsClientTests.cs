@@ -76,25 +76,7 @@ public sealed class SignalRJsClientTests(SqliteServices fixture)
     }
 
     /// <summary>Runs tests/signalr-js-client/calls.mjs against the SignalR service; its results by call name.</summary>
-    private async Task<Dictionary<string, JsonNode>> CallWithNodeAsync(Transport transport, string hubProtocol, IReadOnlyList<object> calls)
-    {
-        var folder = await NodePrograms.PrepareAsync("signalr-js-client", Token);
-        var file = Path.Combine(Path.GetTempPath(), $"protocolbench-signalr-js-{Guid.NewGuid():N}.json");
-        try
-        {
-            await File.WriteAllTextAsync(file, JsonSerializer.Serialize(calls), Token);
-            var address = fixture.Addresses.BaseUri(Protocol.SignalR, transport).ToString().TrimEnd('/');
-            var (exit, output, error) = await NodePrograms.RunAsync(
-                "node", ["calls.mjs", address, file, "--protocol", hubProtocol], folder, TimeSpan.FromMinutes(2), Token);
-            TestContext.Current.TestOutputHelper?.WriteLine(error);
-            Assert.True(exit == 0, $"calls.mjs failed ({exit}):\n{output}{error}");
-            var results = output.Split('\n', StringSplitOptions.RemoveEmptyEntries).Select(line => JsonNode.Parse(line)!).ToDictionary(r => r["name"]!.GetValue<string>());
-            Assert.Equal(calls.Count, results.Count);
-            return results;
-        }
-        finally
-        {
-            File.Delete(file);
-        }
-    }
+    private Task<Dictionary<string, JsonNode>> CallWithNodeAsync(Transport transport, string hubProtocol, IReadOnlyList<object> calls) =>
+        NodePrograms.CallAsync(
+            "signalr-js-client", fixture.Addresses.BaseUri(Protocol.SignalR, transport).ToString(), calls, ["--protocol", hubProtocol], Token);
 }

@@ -13,13 +13,6 @@ public sealed record ShapeDto(int Id, string Name, int Count, double Ratio, IRea
         other is not null && Id == other.Id && Name == other.Name && Count == other.Count && Ratio.Equals(other.Ratio)
         && Children.SequenceEqual(other.Children);
 
+    // No other property: every serializer (System.Text.Json, MessagePack) sends each one as a field.
     public override int GetHashCode() => HashCode.Combine(Id, Name, Count, Ratio, Children.Count);
-
-    // Methods, not properties: every serializer (System.Text.Json, MessagePack) would send a property as a fifth field.
-
-    /// <summary>Objects in this tree, itself included.</summary>
-    public int CountObjects() => 1 + Children.Sum(c => c.CountObjects());
-
-    /// <summary>Levels of this tree: 1 for an object that holds none.</summary>
-    public int CountLevels() => 1 + (Children.Count == 0 ? 0 : Children.Max(c => c.CountLevels()));
 }

@@ -58,11 +58,14 @@ public static class ShapeOperations
         return shapes;
     }
 
+    /// <summary>The kind named <paramref name="name"/>, or null (the cost models size what the domain would refuse as nothing).</summary>
+    public static Kind? Find(string? name) => Kinds.FirstOrDefault(k => k.Name == name);
+
     /// <summary>The kind by its name; an unknown or missing one is an invalid argument that lists the names.</summary>
     public static Kind KindOf(string? kind)
     {
         var name = Validate.Text("kind", kind, 20);
-        return Kinds.FirstOrDefault(k => k.Name == name)
+        return Find(name)
                ?? throw DomainException.Invalid("kind", $"kind must be one of {string.Join(", ", Kinds.Select(k => k.Name))} (was \"{name}\").");
     }
 

@@ -1,4 +1,6 @@
 using System.Diagnostics;
+using System.Text.Json;
+using System.Text.Json.Nodes;
 using ProtocolBench.Shared.Domain;
 
 namespace ProtocolBench.Integration.Tests.Infrastructure;
@@ -20,6 +22,33 @@ public static class NodePrograms
         }
 
         return folder;
+    }
+
+    /// <summary>
+    /// Runs tests/<paramref name="name"/>/calls.mjs against <paramref name="address"/> with <paramref name="calls"/> written to
+    /// a file, and returns its one JSON line per call by the call's name; asserts it exited 0 and answered every call.
+    /// </summary>
+    public static async Task<Dictionary<string, JsonNode>> CallAsync(
+        string name, string address, IReadOnlyList<object> calls, string[] options, CancellationToken cancellationToken)
+    {
+        var folder = await PrepareAsync(name, cancellationToken);
+        var file = Path.Combine(Path.GetTempPath(), $"protocolbench-{name}-{Guid.NewGuid():N}.json");
+        try
+        {
+            await File.WriteAllTextAsync(file, JsonSerializer.Serialize(calls), cancellationToken);
+            var (exit, output, error) = await RunAsync(
+                "node", ["calls.mjs", address.TrimEnd('/'), file, .. options], folder, TimeSpan.FromMinutes(2), cancellationToken);
+            TestContext.Current.TestOutputHelper?.WriteLine(output + error);
+            Assert.True(exit == 0, $"calls.mjs failed ({exit}):\n{output}{error}");
+            var results = output.Split('\n', StringSplitOptions.RemoveEmptyEntries).Select(line => JsonNode.Parse(line)!)
+                .ToDictionary(r => r["name"]!.GetValue<string>());
+            Assert.Equal(calls.Count, results.Count);
+            return results;
+        }
+        finally
+        {
+            File.Delete(file);
+        }
     }
 
     /// <summary>Runs <paramref name="program"/> in <paramref name="folder"/>; killed and a <see cref="TimeoutException"/> after <paramref name="timeout"/>.</summary>
