@@ -30,7 +30,7 @@ public sealed class ClientPool(ClientOptions options, LoadTestOptions run) : IAs
                 _clients[(protocol, transport)] = list = [];
             }
 
-            var needed = protocol == Protocol.SignalR ? users
+            var needed = protocol.Service() == Protocol.SignalR ? users
                 : Multiplexed(protocol, transport) ? Connections(protocol, transport, users)
                 : 1;
             while (list.Count < needed)

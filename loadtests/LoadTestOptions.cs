@@ -96,7 +96,7 @@ public sealed record LoadTestOptions
         };
         var protocols = new Option<IReadOnlyList<Protocol>>("--protocols")
         {
-            Description = "rest,grpc,graphql,signalr", HelpName = "LIST", DefaultValueFactory = _ => Display.Protocols,
+            Description = "rest,grpc,graphql,signalr,signalr-messagepack", HelpName = "LIST", DefaultValueFactory = _ => Display.Protocols,
             CustomParser = r => CommonOptions.List(r, CommonOptions.ParseProtocol),
         };
         var transports = new Option<IReadOnlyList<Transport>>("--transports")

@@ -239,25 +239,28 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
 
     /// <summary>
     /// Kamiński et al.: "WebSocket moves the fewest bytes". Per operation and transport measured on every protocol, which
-    /// protocol moved the fewest, and how often that is SignalR.
+    /// protocol moved the fewest, and how often that is SignalR (with either hub protocol).
     /// </summary>
     public string FewestBytes()
     {
+        var measured = Display.Protocols.Where(p => results.Cells.Any(c => c.Protocol == p)).ToList();
         var rows = (from scenario in Catalogue.All.Where(s => s.Group != ScenarioGroup.Floor && results.Has(s))
                     from transport in Display.Transports
-                    let cells = Display.Protocols.Select(p => results.Find(scenario, p, transport)).ToList()
+                    let cells = measured.Select(p => results.Find(scenario, p, transport)).ToList()
                     where cells.All(c => c?.Wire is not null)
                     select (Scenario: scenario, Transport: transport, Fewest: cells.MinBy(c => c!.Wire!.TotalPerOp)!.Protocol)).ToList();
-        if (rows.Count == 0 || !Display.Protocols.Contains(Protocol.SignalR))
+        if (rows.Count == 0)
         {
             return "";
         }
 
-        var signalR = rows.Where(r => r.Fewest == Protocol.SignalR).ToList();
+        var signalR = rows.Where(r => r.Fewest.Service() == Protocol.SignalR).ToList();
+        var hubProtocols = signalR.GroupBy(r => r.Fewest).OrderBy(g => g.Key).Select(g => $"{g.Count()} with {(g.Key == Protocol.SignalR ? "JSON" : "MessagePack")}");
         var others = rows.Except(signalR).GroupBy(r => r.Fewest).Select(g => $"{Display.Of(g.Key)} in {g.Count()}");
-        return $"Kamiński et al. found that WebSocket moves the fewest bytes: here SignalR (its hub protocol is under HTTP versions) moves the fewest in " +
+        return $"Kamiński et al. found that WebSocket moves the fewest bytes: here SignalR moves the fewest in " +
                $"{signalR.Count} of the {rows.Count} operations measured on every protocol" +
-               (signalR.Count < rows.Count ? $" ({string.Join(", ", others)})" : "") + ".";
+               (signalR.Count > 0 ? $" ({string.Join(", ", hubProtocols)})" : "") +
+               (signalR.Count < rows.Count ? $"; {string.Join(", ", others)}" : "") + ".";
     }
 
     public Table EnvironmentTable() => run.Setup(

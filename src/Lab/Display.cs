@@ -5,7 +5,7 @@ namespace ProtocolBench.Lab;
 /// <summary>How protocols and transports are named and coloured in every report, chart and console line.</summary>
 public static class Display
 {
-    public static readonly IReadOnlyList<Protocol> Protocols = [Protocol.Rest, Protocol.Grpc, Protocol.GraphQL, Protocol.SignalR];
+    public static readonly IReadOnlyList<Protocol> Protocols = [Protocol.Rest, Protocol.Grpc, Protocol.GraphQL, Protocol.SignalR, Protocol.SignalRMessagePack];
 
     public static readonly IReadOnlyList<Transport> Transports = [Transport.Http, Transport.Https];
 
@@ -18,7 +18,8 @@ public static class Display
         Protocol.Rest => "REST",
         Protocol.Grpc => "gRPC",
         Protocol.GraphQL => "GraphQL",
-        _ => "SignalR",
+        Protocol.SignalR => "SignalR",
+        _ => "SignalR MessagePack",
     };
 
     public static string Of(Transport transport) => transport == Transport.Http ? "HTTP" : "HTTPS";
@@ -31,6 +32,7 @@ public static class Display
         Protocol.Rest => "#1f77b4",
         Protocol.Grpc => "#2ca02c",
         Protocol.GraphQL => "#d62728",
-        _ => "#9467bd",
+        Protocol.SignalR => "#9467bd",
+        _ => "#8c564b",
     };
 }

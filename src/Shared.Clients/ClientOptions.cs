@@ -105,9 +105,6 @@ public sealed record ClientOptions
     /// <summary>Whether responses (and gRPC requests) travel compressed; the services compress only when started to (Compression:Enabled).</summary>
     public Compression Compression { get; init; } = Compression.None;
 
-    /// <summary>The hub protocol the SignalR client speaks: JSON (the default, as SignalR's own) or MessagePack.</summary>
-    public SignalRHubProtocol SignalRHubProtocol { get; init; } = SignalRHubProtocol.Json;
-
     /// <summary>Use HTTP/2 for REST and GraphQL over HTTPS (ALPN h2) instead of HTTP/1.1. The default matches the papers: HTTP/1.1.</summary>
     public bool HttpsUsesHttp2ForRestAndGraphQL { get; init; }
 

@@ -8,6 +8,7 @@ public static class ProtocolClients
         (Protocol.Grpc, Transport.Http), (Protocol.Grpc, Transport.Https),
         (Protocol.GraphQL, Transport.Http), (Protocol.GraphQL, Transport.Https),
         (Protocol.SignalR, Transport.Http), (Protocol.SignalR, Transport.Https),
+        (Protocol.SignalRMessagePack, Transport.Http), (Protocol.SignalRMessagePack, Transport.Https),
     ];
 
     /// <summary>"search Author - 100 over gRPC on HTTPS": one factory for benchmarks, load tests and tests.</summary>
@@ -16,6 +17,6 @@ public static class ProtocolClients
         Protocol.Rest => new RestProtocolClient(transport, options),
         Protocol.Grpc => new GrpcProtocolClient(transport, options),
         Protocol.GraphQL => new GraphQLProtocolClient(transport, options),
-        _ => new SignalRProtocolClient(transport, options),
+        _ => new SignalRProtocolClient(protocol, transport, options),
     };
 }

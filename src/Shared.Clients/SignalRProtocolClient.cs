@@ -12,8 +12,8 @@ using ProtocolBench.Shared.Domain.Shapes;
 namespace ProtocolBench.Shared.Clients;
 
 /// <summary>
-/// SignalR over a WebSocket (negotiation skipped), JSON or MessagePack as <see cref="ClientOptions.SignalRHubProtocol"/>
-/// says. The socket is opened through the same counted, trusted handler as the HTTP clients, so the bytes counted are the
+/// SignalR over a WebSocket (negotiation skipped), with the JSON hub protocol (<see cref="Protocol.SignalR"/>) or
+/// MessagePack (<see cref="Protocol.SignalRMessagePack"/>). The socket is opened through the same counted, trusted handler as the HTTP clients, so the bytes counted are the
 /// upgrade, the hub's handshake and its frames (TLS records on HTTPS). One WebSocket is kept and reconnected when it
 /// closes; with --connections new every call opens its own (TCP, TLS, upgrade, hub handshake) and closes it after.
 /// </summary>
@@ -25,15 +25,21 @@ public sealed class SignalRProtocolClient : IProtocolClient
     private readonly SemaphoreSlim _connecting = new(1, 1);
     private HubConnection? _connection;
 
-    public SignalRProtocolClient(Transport transport, ClientOptions options)
+    public SignalRProtocolClient(Protocol protocol, Transport transport, ClientOptions options)
     {
+        if (protocol.Service() != Protocol.SignalR)
+        {
+            throw new ArgumentOutOfRangeException(nameof(protocol), protocol, "SignalR's hub protocols are SignalR (JSON) and SignalRMessagePack.");
+        }
+
+        Protocol = protocol;
         Transport = transport;
         _options = options;
         _hub = new Uri(options.Addresses.BaseUri(Protocol.SignalR, transport), "hub");
         _sockets = new HttpMessageInvoker(ClientHandlers.CreateForWebSockets(options, Wire), disposeHandler: true);
     }
 
-    public Protocol Protocol => Protocol.SignalR;
+    public Protocol Protocol { get; }
 
     public Transport Transport { get; }
 
@@ -185,7 +191,7 @@ public sealed class SignalRProtocolClient : IProtocolClient
             o.SkipNegotiation = true;
             o.WebSocketFactory = ConnectAsync;
         });
-        if (_options.SignalRHubProtocol == SignalRHubProtocol.MessagePack)
+        if (Protocol == Protocol.SignalRMessagePack)
         {
             builder.AddMessagePackProtocol();
         }
@@ -219,13 +225,6 @@ public sealed class SignalRProtocolClient : IProtocolClient
             throw;
         }
     }
-}
-
-/// <summary>Which SignalR hub protocol the client speaks (--signalr-protocol); the service accepts both.</summary>
-public enum SignalRHubProtocol
-{
-    Json,
-    MessagePack,
 }
 
 /// <summary>

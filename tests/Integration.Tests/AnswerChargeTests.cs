@@ -130,7 +130,7 @@ public sealed partial class AnswerChargeTests(ChargeLoggingServices fixture) : I
     /// <summary>The service printed a reservation for this path of at least the answer's bytes (the last: GraphQL is charged again as it writes).</summary>
     private async Task AssertChargedAsync(Protocol protocol, string path, byte[] answer)
     {
-        var service = fixture.Services.Processes.Single(p => p.Spec.Protocol == protocol);
+        var service = fixture.Services.Processes.Single(p => p.Spec.Protocol == protocol.Service());
         var charged = 0L;
         for (var waited = Stopwatch.StartNew(); charged < answer.Length && waited.Elapsed < TimeSpan.FromSeconds(10); await Task.Delay(50, Token))
         {

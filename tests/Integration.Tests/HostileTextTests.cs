@@ -156,7 +156,7 @@ public sealed class HostileTextTests(SqliteServices fixture)
         }
     }
 
-    private ServiceProcess Service(Protocol protocol) => fixture.Services.Processes.Single(p => p.Spec.Protocol == protocol);
+    private ServiceProcess Service(Protocol protocol) => fixture.Services.Processes.Single(p => p.Spec.Protocol == protocol.Service());
 
     private void AssertNoErrorLogged()
     {

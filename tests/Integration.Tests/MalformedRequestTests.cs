@@ -90,7 +90,7 @@ public sealed class MalformedRequestTests(SqliteServices fixture)
         return output.ToArray();
     }
 
-    private ServiceProcess Service(Protocol protocol) => fixture.Services.Processes.Single(p => p.Spec.Protocol == protocol);
+    private ServiceProcess Service(Protocol protocol) => fixture.Services.Processes.Single(p => p.Spec.Protocol == protocol.Service());
 
     private static async Task<string> ReadAnswerAsync(NetworkStream stream)
     {

@@ -12,9 +12,9 @@ using ProtocolBench.Shared.Domain.Payloads;
 namespace ProtocolBench.Integration.Tests;
 
 /// <summary>
-/// What is particular to the fourth service: its MessagePack hub protocol answers what JSON answers (the parity tests
-/// cover JSON against REST), the PDF arrives whole as a stream of chunks, the hub takes WebSockets only, and a message
-/// over the limit costs its sender the connection but nobody else anything.
+/// What is particular to the fourth service: its MessagePack hub protocol answers what JSON answers, scenario by
+/// scenario (the parity tests hold both against REST), the PDF arrives whole as a stream of chunks, the hub takes
+/// WebSockets only, and a message over the limit costs its sender the connection but nobody else anything.
 /// </summary>
 [Collection(SqliteCollection.Name)]
 public sealed class SignalRServiceTests(SqliteServices fixture)
@@ -25,14 +25,13 @@ public sealed class SignalRServiceTests(SqliteServices fixture)
 
     private IProtocolClient Json(Transport transport) => fixture.Client(Protocol.SignalR, transport);
 
-    private SignalRProtocolClient MessagePack(Transport transport) =>
-        new(transport, fixture.ClientOptions with { SignalRHubProtocol = SignalRHubProtocol.MessagePack });
+    private IProtocolClient MessagePack(Transport transport) => fixture.Client(Protocol.SignalRMessagePack, transport);
 
     [Theory]
     [MemberData(nameof(Transports))]
     public async Task MessagePackAnswersWhatJsonAnswers(Transport transport)
     {
-        await using var packed = MessagePack(transport);
+        var packed = MessagePack(transport);
         var json = Json(transport);
         foreach (var scenario in Catalogue.All.Where(s => s.HasRequest && s.AppliesTo(Protocol.SignalR) && !s.Creates))
         {
@@ -60,7 +59,7 @@ public sealed class SignalRServiceTests(SqliteServices fixture)
     [MemberData(nameof(Transports))]
     public async Task MessagePackWritesAndRefusesLikeJson(Transport transport)
     {
-        await using var packed = MessagePack(transport);
+        var packed = MessagePack(transport);
         var before = await fixture.CountRowsAsync();
         var created = await packed.CreateAuthorAsync($"pb-test-signalr-{transport} ✓", "Iceland", Token);
         Assert.Equal(created, await Json(transport).GetAuthorAsync(created.Id, Token));
@@ -175,7 +174,7 @@ public sealed class SignalRServiceTests(SqliteServices fixture)
     [Fact]
     public async Task AMessageOverTheLimitEndsOnlyItsOwnConnection()
     {
-        await using var sender = new SignalRProtocolClient(Transport.Http, fixture.ClientOptions);
+        await using var sender = new SignalRProtocolClient(Protocol.SignalR, Transport.Http, fixture.ClientOptions);
         var bystander = Json(Transport.Http);
         Assert.Equal(int.MaxValue, await bystander.GetIntMaxAsync(Token));
         var before = await fixture.CountRowsAsync();

@@ -34,7 +34,7 @@ public sealed class StalledReaderTests(SqliteServices fixture)
     [MemberData(nameof(Answers))]
     public async Task ReadersThatNeverReadCannotHoldTheServicesMemory(Protocol protocol, string answer)
     {
-        var service = fixture.Services.Processes.Single(p => p.Spec.Protocol == protocol);
+        var service = fixture.Services.Processes.Single(p => p.Spec.Protocol == protocol.Service());
         var (baseUri, method, path, headers, body) = answer switch
         {
             "pdf" => PdfRequest(protocol),

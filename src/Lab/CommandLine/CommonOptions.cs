@@ -94,13 +94,6 @@ public sealed class CommonOptions
         CustomParser = result => Parse(result, Conditions.ParseCompression),
     };
 
-    public Option<SignalRHubProtocol> SignalRProtocol { get; } = new("--signalr-protocol")
-    {
-        Description = "The hub protocol the SignalR client speaks: json (SignalR's default) or messagepack (binary) [default: json]",
-        HelpName = "json|messagepack",
-        CustomParser = result => Parse(result, ParseHubProtocol),
-    };
-
     public Option<NetworkProfile> Network { get; } = new("--network")
     {
         Description = "loopback; lan-1g, lan-100m, wan or rate=R,delay=D,jitter=J,loss=L (e.g. rate=100mbit,delay=20ms,loss=0.1%): the " +
@@ -122,7 +115,7 @@ public sealed class CommonOptions
 
     public void AddTo(Command command)
     {
-        foreach (var option in new Option[] { External, TlsHost, Ports, Database, ConnectionString, Results, NoPin, ServerCpus, ClientCpus, Http2, SignalRProtocol, Connections, Compression, Network, As })
+        foreach (var option in new Option[] { External, TlsHost, Ports, Database, ConnectionString, Results, NoPin, ServerCpus, ClientCpus, Http2, Connections, Compression, Network, As })
         {
             command.Options.Add(option);
         }
@@ -186,7 +179,7 @@ public sealed class CommonOptions
             : null;
         return new CommonSettings(
             external, addresses, database, result.GetValue(Results), result.GetValue(NoPin), result.GetValue(Http2),
-            result.GetValue(ServerCpus), result.GetValue(ClientCpus), result.GetValue(SignalRProtocol),
+            result.GetValue(ServerCpus), result.GetValue(ClientCpus),
             new Conditions
             {
                 Connections = Condition(Connections, presetConditions.Connections),
@@ -271,14 +264,8 @@ public sealed class CommonOptions
         "grpc" => Protocol.Grpc,
         "graphql" => Protocol.GraphQL,
         "signalr" => Protocol.SignalR,
-        _ => throw new FormatException($"'{value}' is not a protocol: rest, grpc, graphql or signalr"),
-    };
-
-    public static SignalRHubProtocol ParseHubProtocol(string value) => value.ToLowerInvariant() switch
-    {
-        "json" => SignalRHubProtocol.Json,
-        "messagepack" or "msgpack" => SignalRHubProtocol.MessagePack,
-        _ => throw new FormatException($"'{value}' is not a hub protocol: json or messagepack"),
+        "signalr-messagepack" or "signalr-msgpack" => Protocol.SignalRMessagePack,
+        _ => throw new FormatException($"'{value}' is not a protocol: rest, grpc, graphql, signalr or signalr-messagepack"),
     };
 
     public static Transport ParseTransport(string value) => value.ToLowerInvariant() switch

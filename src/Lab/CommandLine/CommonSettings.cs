@@ -14,7 +14,6 @@ public sealed record CommonSettings(
     bool Http2,
     string? ServerCpus,
     string? ClientCpus,
-    SignalRHubProtocol SignalRProtocol,
     Conditions Conditions,
     PaperPreset? Preset = null)
 {
@@ -24,7 +23,6 @@ public sealed record CommonSettings(
         Addresses = addresses,
         TrustedCertificatePath = ProjectPaths.TrustedCertificate,
         HttpsUsesHttp2ForRestAndGraphQL = Http2,
-        SignalRHubProtocol = SignalRProtocol,
         Connections = Conditions.Connections,
         Compression = Conditions.Compression,
     };
@@ -33,7 +31,7 @@ public sealed record CommonSettings(
     public string HttpVersions => (Http2
         ? "REST and GraphQL: HTTP/1.1 over HTTP, h2 over HTTPS (--http2); gRPC: h2c (prior knowledge) over HTTP, h2 over HTTPS"
         : "REST and GraphQL: HTTP/1.1 on both transports, as the paper; gRPC: h2c (prior knowledge) over HTTP, h2 over HTTPS") +
-        $"; SignalR: a WebSocket (HTTP/1.1 upgrade) on both transports, hub protocol {(SignalRProtocol == SignalRHubProtocol.MessagePack ? "MessagePack" : "JSON")}";
+        "; SignalR: a WebSocket (HTTP/1.1 upgrade) on both transports, with the JSON hub protocol (SignalR) and MessagePack (SignalR MessagePack)";
 
     /// <summary>Where this process and the services run (--no-pin, --server-cpus, --client-cpus).</summary>
     public Pinning Pinning => Pinning.Plan(NoPin, External is not null, ClientCpus, ServerCpus);

@@ -111,7 +111,7 @@ public static class Catalogue
             Request = async (c, _, ct) => await Binary(c, c.GetPdfBinaryAsync(ct), "PDF"),
             Check = (r, _) => Checks.Bytes((byte[])r, Files.Pdf, "PDF (binary)"),
             Verify = async (c, ct) => Checks.Sha256(await Binary(c, c.GetPdfBinaryAsync(ct), "PDF"), Files.PdfSha256, "PDF (binary)"),
-            Protocols = [Protocol.Rest, Protocol.Grpc, Protocol.SignalR],
+            Protocols = [Protocol.Rest, Protocol.Grpc, Protocol.SignalR, Protocol.SignalRMessagePack],
         },
         Search(11, "search-3112", "Author - 1", 3_112, 1, 12_000) with
         {

@@ -58,10 +58,10 @@ public sealed class ServiceSession : IAsyncDisposable
     public IReadOnlyDictionary<Protocol, string> Deaths => _deaths;
 
     /// <summary>Cancelled when the protocol's service dies.</summary>
-    public CancellationToken Alive(Protocol protocol) => _alive[protocol].Token;
+    public CancellationToken Alive(Protocol protocol) => _alive[protocol.Service()].Token;
 
     /// <summary>Why a protocol's service cannot be measured any more, or null.</summary>
-    public string? Problem(Protocol protocol) => _deaths.GetValueOrDefault(protocol);
+    public string? Problem(Protocol protocol) => _deaths.GetValueOrDefault(protocol.Service());
 
     /// <summary>
     /// What both commands do: with --external, check that the services of <paramref name="protocols"/> answer there;
@@ -85,7 +85,7 @@ public sealed class ServiceSession : IAsyncDisposable
                 new LaunchOptions
                 {
                     Addresses = link is null ? settings.Addresses : settings.Addresses with { Host = link.ServiceAddress },
-                    Services = ServiceSpec.All.Where(s => protocols.Contains(s.Protocol)).ToList(),
+                    Services = ServiceSpec.Serving(protocols),
                     Provider = settings.Database!.Provider,
                     ConnectionString = settings.Database.ConnectionString,
                     ServerCpus = settings.Pinning.ServerCpus,
@@ -141,7 +141,7 @@ public sealed class ServiceSession : IAsyncDisposable
         ServiceAddresses addresses, IReadOnlyList<Protocol> protocols, DatabaseOptions? database, Action<string> log, CancellationToken stopping)
     {
         log($"Using the services already running on {addresses.Host} (--external) ...");
-        foreach (var spec in ServiceSpec.All.Where(s => protocols.Contains(s.Protocol)))
+        foreach (var spec in ServiceSpec.Serving(protocols))
         {
             if (await HealthProbe.ProblemAsync(addresses, spec.Protocol, TimeSpan.FromSeconds(10), stopping) is { } problem)
             {
@@ -159,6 +159,7 @@ public sealed class ServiceSession : IAsyncDisposable
     /// <summary>For external services: is this protocol's service still answering? (Called after a cell with errors.)</summary>
     public async Task CheckExternalAsync(Protocol protocol)
     {
+        protocol = protocol.Service();
         if (!External || _deaths.ContainsKey(protocol) || _stopping.IsCancellationRequested)
         {
             return;

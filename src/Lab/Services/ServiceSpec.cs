@@ -13,6 +13,10 @@ public sealed record ServiceSpec(string Name, Protocol Protocol)
         new("SignalR.Api", Protocol.SignalR),
     ];
 
+    /// <summary>The services that answer <paramref name="protocols"/>: one for both of SignalR's hub protocols.</summary>
+    public static IReadOnlyList<ServiceSpec> Serving(IEnumerable<Protocol> protocols) =>
+        [.. All.Where(s => protocols.Any(p => p.Service() == s.Protocol))];
+
     public string AssemblyFileName => $"ProtocolBench.{Name}.dll";
 
     /// <summary>src/{Name}/bin/{configuration}/net10.0/ProtocolBench.{Name}.dll in the repository.</summary>
