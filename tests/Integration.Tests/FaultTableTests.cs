@@ -4,6 +4,7 @@ using System.Text;
 using Grpc.Core;
 using Grpc.Health.V1;
 using Grpc.Net.Client;
+using ProtocolBench.Lab;
 using ProtocolBench.Integration.Tests.Infrastructure;
 using ProtocolBench.Shared.Clients;
 using ProtocolBench.Shared.Hosting;
@@ -80,12 +81,14 @@ public sealed class FaultTableTests(SqliteServices fixture)
         await AssertAliveAsync(Protocol.Rest);
     }
 
+    /// <summary>The four services, one protocol each (SignalR's two hub protocols share a service).</summary>
+    public static readonly TheoryData<Protocol> Services = [Protocol.Rest, Protocol.Grpc, Protocol.GraphQL, Protocol.SignalR];
+
     [Theory]
-    [InlineData(Protocol.Rest)]
-    [InlineData(Protocol.Grpc)]
+    [MemberData(nameof(Services))]
     public async Task Row11_OversizedHeadersAndUrlsAreRefused(Protocol protocol)
     {
-        var port = protocol == Protocol.Rest ? fixture.Addresses.RestHttps : fixture.Addresses.GrpcHttps;
+        var port = fixture.Addresses.Ports(protocol).Https;
         using var http = new HttpClient(new SocketsHttpHandler { SslOptions = TlsTrust.Only(TlsTrust.Load()) });
         using var big = new HttpRequestMessage(HttpMethod.Get, $"https://localhost:{port}/healthz");
         big.Headers.Add("X-Big", new string('h', 40 * 1024));
@@ -96,11 +99,14 @@ public sealed class FaultTableTests(SqliteServices fixture)
         await AssertAliveAsync(protocol);
     }
 
-    [Fact]
-    public async Task Row12_SlowlorisHeadersAreCutAfterTheHeaderTimeout()
+    [Theory]
+    [InlineData(Protocol.Rest)]
+    [InlineData(Protocol.SignalR)]
+    public async Task Row12_SlowlorisHeadersAreCutAfterTheHeaderTimeout(Protocol protocol)
     {
+        // The limits are ServiceDefaults', the same for all four: REST's HTTP/1.1 and SignalR's upgrade stand for them.
         using var socket = new Socket(SocketType.Stream, ProtocolType.Tcp);
-        await socket.ConnectAsync(IPAddress.Loopback, fixture.Addresses.RestHttp, Token);
+        await socket.ConnectAsync(IPAddress.Loopback, fixture.Addresses.Ports(protocol).Http, Token);
         await socket.SendAsync("GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Slow: "u8.ToArray(), Token);
         var watch = System.Diagnostics.Stopwatch.StartNew();
         var buffer = new byte[4096];
@@ -110,7 +116,7 @@ public sealed class FaultTableTests(SqliteServices fixture)
         var answer = Encoding.ASCII.GetString(buffer, 0, read);
         Assert.True(read == 0 || answer.StartsWith("HTTP/1.1 408", StringComparison.Ordinal), answer);
         Assert.InRange(watch.Elapsed.TotalSeconds, 5, 35);
-        await AssertAliveAsync(Protocol.Rest);
+        await AssertAliveAsync(protocol);
     }
 
     [Fact]
@@ -140,13 +146,25 @@ public sealed class FaultTableTests(SqliteServices fixture)
         await AssertAliveAsync(Protocol.Grpc);
     }
 
-    [Fact]
-    public async Task Row16_ShortDeadlineIsDeadlineExceededAndTheServerCarriesOn()
+    public static readonly TheoryData<Protocol> Protocols = [.. Display.Protocols];
+
+    /// <summary>gRPC's deadline is DEADLINE_EXCEEDED; the others' call timeout is HttpClient's own (a cancellation caused by a timeout).</summary>
+    [Theory]
+    [MemberData(nameof(Protocols))]
+    public async Task Row16_ShortDeadlineIsDeadlineExceededAndTheServerCarriesOn(Protocol protocol)
     {
-        await using var client = new GrpcProtocolClient(Transport.Http, fixture.ClientOptions with { CallTimeout = TimeSpan.FromMilliseconds(1) });
-        var error = await Assert.ThrowsAsync<ProtocolClientException>(() => client.SearchAuthorsAsync("Author - 1", null, Token));
-        Assert.Equal("DEADLINE_EXCEEDED", error.Code);
-        await AssertAliveAsync(Protocol.Grpc);
+        await using var client = ProtocolClients.Create(protocol, Transport.Http, fixture.ClientOptions with { CallTimeout = TimeSpan.FromMilliseconds(1) });
+        var error = await Assert.ThrowsAnyAsync<Exception>(() => client.SearchAuthorsAsync("Author - 1", null, Token));
+        if (protocol == Protocol.Grpc)
+        {
+            Assert.Equal("DEADLINE_EXCEEDED", Assert.IsType<ProtocolClientException>(error).Code);
+        }
+        else
+        {
+            Assert.IsType<TimeoutException>(Assert.IsType<TaskCanceledException>(error).InnerException);
+        }
+
+        await AssertAliveAsync(protocol);
     }
 
     public static readonly TheoryData<Protocol, Transport> Combinations = Combos();
@@ -216,16 +234,18 @@ public sealed class FaultTableTests(SqliteServices fixture)
         await AssertAliveAsync(protocol);
     }
 
-    [Fact]
-    public async Task Row36_PlainHttpToTheHttpsPortAndTlsToTheHttpPortAreRefused()
+    [Theory]
+    [MemberData(nameof(Services))]
+    public async Task Row36_PlainHttpToTheHttpsPortAndTlsToTheHttpPortAreRefused(Protocol protocol)
     {
         // Kestrel drops a connection whose first bytes are not a TLS handshake: the client sees the connection end.
+        var (http, https) = fixture.Addresses.Ports(protocol);
         using var plain = new HttpClient();
-        var toHttps = await Assert.ThrowsAsync<HttpRequestException>(() => plain.GetAsync($"http://127.0.0.1:{fixture.Addresses.RestHttps}/healthz", Token));
+        var toHttps = await Assert.ThrowsAsync<HttpRequestException>(() => plain.GetAsync($"http://127.0.0.1:{https}/healthz", Token));
         Assert.Equal(HttpRequestError.ResponseEnded, toHttps.HttpRequestError);
         using var tls = new HttpClient(new SocketsHttpHandler { SslOptions = TlsTrust.Only(TlsTrust.Load()) });
-        await Assert.ThrowsAsync<HttpRequestException>(() => tls.GetAsync($"https://localhost:{fixture.Addresses.RestHttp}/healthz", Token));
-        await AssertAliveAsync(Protocol.Rest);
+        await Assert.ThrowsAsync<HttpRequestException>(() => tls.GetAsync($"https://localhost:{http}/healthz", Token));
+        await AssertAliveAsync(protocol);
     }
 
     [Theory]

@@ -6,6 +6,7 @@ using Grpc.Health.V1;
 using Grpc.Net.Client;
 using Microsoft.EntityFrameworkCore;
 using Npgsql;
+using ProtocolBench.Lab;
 using ProtocolBench.Integration.Tests.Infrastructure;
 using ProtocolBench.Shared.Clients;
 using ProtocolBench.Lab.Services;
@@ -20,7 +21,7 @@ public abstract class ConcurrentWriteTests(ServicesFixture fixture)
     private const int Users = 50;
     private const int PerUser = 4;
 
-    public static readonly TheoryData<Protocol> Protocols = [Protocol.Rest, Protocol.Grpc, Protocol.GraphQL];
+    public static readonly TheoryData<Protocol> Protocols = [.. Display.Protocols];
 
     [Theory]
     [MemberData(nameof(Protocols))]
@@ -114,6 +115,7 @@ public sealed class DatabaseOutageOnPostgresTests(PostgresServices shared)
 
             Assert.Equal(HttpStatusCode.ServiceUnavailable, (await http.GetAsync($"http://127.0.0.1:{addresses.RestHttp}/healthz", token)).StatusCode);
             Assert.Equal(HttpStatusCode.ServiceUnavailable, (await http.GetAsync($"http://127.0.0.1:{addresses.GraphQLHttp}/healthz", token)).StatusCode);
+            Assert.Equal(HttpStatusCode.ServiceUnavailable, (await http.GetAsync($"http://127.0.0.1:{addresses.SignalRHttp}/healthz", token)).StatusCode);
             var status = await health.CheckAsync(new HealthCheckRequest(), deadline: DateTime.UtcNow.AddSeconds(15), cancellationToken: token);
             Assert.Equal(HealthCheckResponse.Types.ServingStatus.NotServing, status.Status);
             Assert.Equal(int.MaxValue, await clients[0].GetIntMaxAsync(token));

@@ -141,6 +141,41 @@ public sealed class SignalRServiceTests(SqliteServices fixture)
         await socket.CloseAsync(WebSocketCloseStatus.NormalClosure, null, Token);
     }
 
+    /// <summary>
+    /// Fault table row 77: a hub message that is not JSON, or nests deeper than JSON may, cannot be answered (it has no
+    /// invocation id to answer): SignalR closes its sender's connection. Nobody else notices and nothing is logged at Error.
+    /// </summary>
+    [Theory]
+    [InlineData("{\"type\":1,\"invocationId\":\"1\",\"target\":\"GetIntMax\",\"arguments\":[}")]
+    [InlineData("not json at all")]
+    [InlineData("{\"type\":1,\"invocationId\":\"1\",\"target\":\"GetInts\",\"arguments\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}")]
+    public async Task AHubMessageThatDoesNotParseEndsOnlyItsSendersConnection(string message)
+    {
+        var bystander = Json(Transport.Http);
+        Assert.Equal(int.MaxValue, await bystander.GetIntMaxAsync(Token));
+        using var socket = await RawHubAsync();
+        await socket.SendAsync(Encoding.UTF8.GetBytes(message + "\u001e"), WebSocketMessageType.Text, true, Token);
+
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(Token);
+        timeout.CancelAfter(TimeSpan.FromSeconds(10));
+        var buffer = new byte[4096];
+        var closed = false;
+        while (!closed)
+        {
+            try
+            {
+                closed = (await socket.ReceiveAsync(buffer, timeout.Token)).MessageType == WebSocketMessageType.Close;
+            }
+            catch (WebSocketException)
+            {
+                closed = true;
+            }
+        }
+
+        Assert.Equal(int.MaxValue, await bystander.GetIntMaxAsync(Token));
+        AssertNoErrorLogged();
+    }
+
     /// <summary>A WebSocket to the hub after the JSON protocol's handshake, as any SignalR client opens it.</summary>
     private async Task<ClientWebSocket> RawHubAsync()
     {

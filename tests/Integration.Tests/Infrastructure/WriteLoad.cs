@@ -3,6 +3,7 @@ using System.Net;
 using Grpc.Health.V1;
 using Grpc.Net.Client;
 using Microsoft.EntityFrameworkCore;
+using ProtocolBench.Lab;
 using ProtocolBench.Shared.Clients;
 using ProtocolBench.Shared.Domain.Data;
 
@@ -40,7 +41,7 @@ public sealed class WriteLoad : IAsyncDisposable
         _writers = Task.WhenAll(writers);
     }
 
-    public static IReadOnlyList<Protocol> Protocols { get; } = [Protocol.Rest, Protocol.Grpc, Protocol.GraphQL];
+    public static IReadOnlyList<Protocol> Protocols { get; } = Display.Protocols;
 
     public string Marker { get; }
 
@@ -141,7 +142,7 @@ public sealed class WriteLoad : IAsyncDisposable
     }
 }
 
-/// <summary>/healthz on REST and GraphQL, grpc.health.v1 on gRPC: the three services' own view of the database.</summary>
+/// <summary>/healthz on REST, GraphQL and SignalR, grpc.health.v1 on gRPC: the four services' own view of the database.</summary>
 public sealed class HealthProbes(ServiceAddresses addresses) : IDisposable
 {
     private readonly HttpClient _http = new() { Timeout = TimeSpan.FromSeconds(10) };
@@ -151,14 +152,15 @@ public sealed class HealthProbes(ServiceAddresses addresses) : IDisposable
     {
         var rest = await _http.GetAsync($"http://127.0.0.1:{addresses.RestHttp}/healthz", cancellationToken);
         var graphQL = await _http.GetAsync($"http://127.0.0.1:{addresses.GraphQLHttp}/healthz", cancellationToken);
+        var signalR = await _http.GetAsync($"http://127.0.0.1:{addresses.SignalRHttp}/healthz", cancellationToken);
         var grpc = await new Health.HealthClient(_grpc).CheckAsync(
             new HealthCheckRequest(), deadline: DateTime.UtcNow.AddSeconds(10), cancellationToken: cancellationToken);
         var expected = healthy ? HttpStatusCode.OK : HttpStatusCode.ServiceUnavailable;
-        return rest.StatusCode == expected && graphQL.StatusCode == expected
+        return rest.StatusCode == expected && graphQL.StatusCode == expected && signalR.StatusCode == expected
             && grpc.Status == (healthy ? HealthCheckResponse.Types.ServingStatus.Serving : HealthCheckResponse.Types.ServingStatus.NotServing);
     }
 
-    /// <summary>Seconds until all three report <paramref name="healthy"/>; fails after <paramref name="within"/> seconds.</summary>
+    /// <summary>Seconds until all four report <paramref name="healthy"/>; fails after <paramref name="within"/> seconds.</summary>
     public async Task<double> WaitAsync(bool healthy, double within, CancellationToken cancellationToken)
     {
         var watch = System.Diagnostics.Stopwatch.StartNew();
