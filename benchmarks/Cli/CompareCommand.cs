@@ -70,7 +70,7 @@ public static class CompareCommand
                 var change = rb.Ratio / ra.Ratio - 1;
                 var close = Math.Abs(change) <= RatioTolerance;
                 ratiosClose += close ? 1 : 0;
-                Console.WriteLine($"{"".PadRight(width)}    {Display.Of(protocol),-7} ÷ REST  A {ra}  B {rb}  change {change:+0%;-0%;0%}{(close ? "" : "  (moved more than 10 %)")}");
+                Console.WriteLine($"{"".PadRight(width)}    {Display.Of(protocol).PadRight(Display.NameWidth)} ÷ REST  A {ra}  B {rb}  change {change:+0%;-0%;0%}{(close ? "" : "  (moved more than 10 %)")}");
             }
         }
 

@@ -49,8 +49,8 @@ public sealed class ProgressReporter(WireTally wire, int rounds) : EventProcesso
     public override void OnEndRunBenchmark(BenchmarkCase benchmarkCase, BenchmarkReport report)
     {
         _done++;
-        var where = Cell.IsDomainFloor(benchmarkCase) ? "in process" : $"{Display.Of(Cell.ProtocolOf(benchmarkCase)),-7} {Display.Of(Cell.TransportOf(benchmarkCase)),-5}";
-        var name = $"{Cell.ScenarioOf(benchmarkCase).Name,-15} {where,-13}";
+        var where = Cell.IsDomainFloor(benchmarkCase) ? "in process" : $"{Display.Of(Cell.ProtocolOf(benchmarkCase)).PadRight(Display.NameWidth)} {Display.Of(Cell.TransportOf(benchmarkCase)),-5}";
+        var name = $"{Cell.ScenarioOf(benchmarkCase).Name,-15} {where.PadRight(Display.NameWidth + 6)}";
         string outcome;
         if (report.Success && report.ResultStatistics is { } stats)
         {

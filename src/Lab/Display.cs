@@ -22,6 +22,9 @@ public static class Display
         _ => "SignalR MessagePack",
     };
 
+    /// <summary>The longest protocol name, to line console columns up.</summary>
+    public static int NameWidth { get; } = Protocols.Max(p => Of(p).Length);
+
     public static string Of(Transport transport) => transport == Transport.Http ? "HTTP" : "HTTPS";
 
     public static string Of(Protocol protocol, Transport transport) => $"{Of(protocol)} {Of(transport)}";
