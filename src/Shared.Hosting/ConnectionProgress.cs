@@ -37,34 +37,18 @@ public sealed class ConnectionProgress
         public PipeWriter Output { get; } = new CountedWriter(inner.Output, progress);
     }
 
-    private sealed class CountedWriter(PipeWriter inner, ConnectionProgress progress) : PipeWriter
+    private sealed class CountedWriter(PipeWriter inner, ConnectionProgress progress) : PipeWriterDecorator(inner)
     {
         public override void Advance(int bytes)
         {
             progress.Add(bytes);
-            inner.Advance(bytes);
+            Inner.Advance(bytes);
         }
 
         public override ValueTask<FlushResult> WriteAsync(ReadOnlyMemory<byte> source, CancellationToken cancellationToken = default)
         {
             progress.Add(source.Length);
-            return inner.WriteAsync(source, cancellationToken);
+            return Inner.WriteAsync(source, cancellationToken);
         }
-
-        public override Memory<byte> GetMemory(int sizeHint = 0) => inner.GetMemory(sizeHint);
-
-        public override Span<byte> GetSpan(int sizeHint = 0) => inner.GetSpan(sizeHint);
-
-        public override ValueTask<FlushResult> FlushAsync(CancellationToken cancellationToken = default) => inner.FlushAsync(cancellationToken);
-
-        public override void CancelPendingFlush() => inner.CancelPendingFlush();
-
-        public override void Complete(Exception? exception = null) => inner.Complete(exception);
-
-        public override ValueTask CompleteAsync(Exception? exception = null) => inner.CompleteAsync(exception);
-
-        public override bool CanGetUnflushedBytes => inner.CanGetUnflushedBytes;
-
-        public override long UnflushedBytes => inner.UnflushedBytes;
     }
 }

@@ -30,6 +30,12 @@ namespace ProtocolBench.Shared.Hosting;
 /// is the same idea). System.Threading.RateLimiting's queues
 /// are strictly oldest- or newest-first, hence this queue of its own.
 /// </para>
+/// <para>
+/// A SignalR hub sends many answers over one connection, each written after its hub method has returned: those reserve
+/// with <see cref="ReserveAsync"/>, and the hub says where the connection's byte count will stand once the answer has been
+/// sent (<see cref="Reservation.Written"/>); the reservation is returned there, and the stall rule above applies to it
+/// from then on.
+/// </para>
 /// </summary>
 public sealed class ResponseBudget : IDisposable
 {
@@ -98,7 +104,52 @@ public sealed class ResponseBudget : IDisposable
             _logger.LogDebug("Reserving {Bytes} bytes for the answer to {Path}", bytes, http.Request.Path);
         }
 
-        var reservation = new Reservation(this, http, bytes, PermitsFor(bytes));
+        var reservation = new Reservation(this, http, bytes, PermitsFor(bytes), ownsRequest: true);
+        await HoldAsync(reservation, cancellationToken);
+        Attach(http, reservation);
+        // A caller that gave up just as it was admitted returns its permits when its request ends.
+        cancellationToken.ThrowIfCancellationRequested();
+    }
+
+    /// <summary>
+    /// Reserves <paramref name="bytes"/> for one answer on a connection that carries many (a SignalR hub's WebSocket, whose
+    /// upgrade request is <paramref name="connection"/>), waiting until <paramref name="cancellationToken"/> at most; null
+    /// under the threshold. The caller says when the answer has been written (<see cref="Reservation.Written"/>): it is
+    /// returned once the connection has sent that far, or when the caller disposes it. While others wait, one whose
+    /// connection has sent nothing for <see cref="StallAfter"/> since its answer was written is aborted, like a response.
+    /// </summary>
+    public async ValueTask<Reservation?> ReserveAsync(HttpContext connection, long bytes, CancellationToken cancellationToken)
+    {
+        if (bytes < ThresholdBytes)
+        {
+            return null;
+        }
+
+        if (_logger.IsEnabled(LogLevel.Debug))
+        {
+            _logger.LogDebug("Reserving {Bytes} bytes for an answer on the connection of {Path}", bytes, connection.Request.Path);
+        }
+
+        ReleaseDelivered();
+        var reservation = new Reservation(this, connection, bytes, PermitsFor(bytes), ownsRequest: false);
+        try
+        {
+            await HoldAsync(reservation, cancellationToken);
+            cancellationToken.ThrowIfCancellationRequested();
+        }
+        catch (OperationCanceledException)
+        {
+            // A caller that gave up, perhaps just as it was admitted: no request's end returns its permits.
+            reservation.Dispose();
+            throw;
+        }
+
+        return reservation;
+    }
+
+    /// <summary>Holds the reservation at once if it fits and nobody waits; otherwise queues it until admitted or cancelled.</summary>
+    private async ValueTask HoldAsync(Reservation reservation, CancellationToken cancellationToken)
+    {
         Task? admitted = null;
         lock (_lock)
         {
@@ -119,10 +170,36 @@ public sealed class ResponseBudget : IDisposable
                 await admitted;
             }
         }
+    }
 
-        Attach(http, reservation);
-        // A caller that gave up just as it was admitted returns its permits when its request ends.
-        cancellationToken.ThrowIfCancellationRequested();
+    /// <summary>
+    /// <see cref="Charge(HttpContext, long)"/> for an answer reserved with <see cref="ReserveAsync"/>: raises
+    /// <paramref name="reservation"/> to <paramref name="bytes"/> at once, or makes one when there was none and the answer
+    /// turned out large. Returns the reservation the answer now holds (null for a small answer that had none).
+    /// </summary>
+    public Reservation? Charge(HttpContext connection, Reservation? reservation, long bytes)
+    {
+        if (reservation is null && bytes < ThresholdBytes)
+        {
+            return null;
+        }
+
+        lock (_lock)
+        {
+            if (reservation is null)
+            {
+                reservation = new Reservation(this, connection, bytes, PermitsFor(bytes), ownsRequest: false);
+                Hold(reservation);
+            }
+            else if (bytes > reservation.Bytes && _holders.Contains(reservation))
+            {
+                Raise(reservation, bytes);
+            }
+
+            _exhausted |= _available < 0;
+        }
+
+        return reservation;
     }
 
     /// <summary>
@@ -146,16 +223,13 @@ public sealed class ResponseBudget : IDisposable
         {
             if (reservation is null)
             {
-                reservation = new Reservation(this, http, bytes, PermitsFor(bytes));
+                reservation = new Reservation(this, http, bytes, PermitsFor(bytes), ownsRequest: true);
                 Hold(reservation);
             }
             else if (bytes > reservation.Bytes && _holders.Contains(reservation))
             {
                 reserved = reservation.Bytes;
-                var permits = PermitsFor(bytes);
-                _available -= permits - reservation.Permits;
-                reservation.Bytes = bytes;
-                reservation.Permits = permits;
+                Raise(reservation, bytes);
             }
             else
             {
@@ -174,6 +248,35 @@ public sealed class ResponseBudget : IDisposable
         _logger.LogDebug("Charged the answer to {Path} {Bytes} bytes: {Covered} reserved (was {Reserved})",
             http.Request.Path, bytes, Math.Min(covered, (long)_permits * BytesPerPermit), reserved);
         return covered;
+    }
+
+    private void Raise(Reservation reservation, long bytes)
+    {
+        var permits = PermitsFor(bytes);
+        _available -= permits - reservation.Permits;
+        reservation.Bytes = bytes;
+        reservation.Permits = permits;
+    }
+
+    /// <summary>Returns the reservations of answers written and sent in full (a hub's, which no request's end returns).</summary>
+    private void ReleaseDelivered()
+    {
+        List<Reservation>? delivered = null;
+        lock (_lock)
+        {
+            foreach (var holder in _holders)
+            {
+                if (holder.Delivered)
+                {
+                    (delivered ??= []).Add(holder);
+                }
+            }
+        }
+
+        foreach (var reservation in delivered ?? [])
+        {
+            reservation.Dispose();
+        }
     }
 
     private int PermitsFor(long bytes) => (int)Math.Min(_permits, (bytes + BytesPerPermit - 1) / BytesPerPermit);
@@ -323,6 +426,7 @@ public sealed class ResponseBudget : IDisposable
     /// </summary>
     private void Sweep()
     {
+        List<Reservation>? stalled = null;
         lock (_lock)
         {
             if (_waiting.Count == 0)
@@ -334,7 +438,6 @@ public sealed class ResponseBudget : IDisposable
 
             Admit();
             var now = Environment.TickCount64;
-            List<Reservation>? stalled = null;
             foreach (var holder in _holders)
             {
                 var sent = holder.Progress?.BytesWritten;
@@ -349,8 +452,10 @@ public sealed class ResponseBudget : IDisposable
                     holder.ProgressAt = now;
                 }
 
-                if ((now - holder.ProgressAt >= StallAfter.TotalMilliseconds && holder.Http.Response.HasStarted)
-                    || holder.Answer?.HasWaited(now, StreamStallAfter, StreamMinBytesPerSecond, out _) == true)
+                if (holder.OwnsRequest
+                        ? (now - holder.ProgressAt >= StallAfter.TotalMilliseconds && holder.Http.Response.HasStarted)
+                          || holder.Answer?.HasWaited(now, StreamStallAfter, StreamMinBytesPerSecond, out _) == true
+                        : holder.WrittenUpTo is { } upTo && (sent >= upTo || now - holder.ProgressAt >= StallAfter.TotalMilliseconds))
                 {
                     (stalled ??= []).Add(holder);
                 }
@@ -359,12 +464,28 @@ public sealed class ResponseBudget : IDisposable
             // Under the lock: a holder in the set has not ended its request, so its HttpContext is still its own.
             foreach (var holder in stalled ?? [])
             {
+                if (holder.Delivered)
+                {
+                    // A hub answer sent in full: returned below, not aborted.
+                    continue;
+                }
+
                 holder.Aborted = true;
                 var waitedMs = 0L;
                 holder.Answer?.HasWaited(now, StreamStallAfter, StreamMinBytesPerSecond, out waitedMs);
                 _logger.LogDebug("Aborted a response to {Path} whose connection sent nothing for {Ms} ms, or whose write waited for its reader for {WaitedMs} ms, while {Waiting} requests waited for the response budget",
                     holder.Http.Request.Path, now - holder.ProgressAt, waitedMs, _waiting.Count);
                 holder.Http.Abort();
+            }
+        }
+
+        // Outside the lock (a release takes it): the hub answers sent in full. One aborted is returned when its connection has
+        // ended, as a response's is when its request has: until then its answer is still held.
+        foreach (var holder in stalled ?? [])
+        {
+            if (!holder.OwnsRequest && !holder.Aborted)
+            {
+                holder.Dispose();
             }
         }
     }
@@ -386,37 +507,72 @@ public sealed class ResponseBudget : IDisposable
         },
         TaskScheduler.Default);
 
-    private sealed class Reservation(ResponseBudget budget, HttpContext http, long bytes, int permits) : IDisposable
+    /// <summary>Bytes held for one answer until it has been sent (or its request has ended); disposing returns them.</summary>
+    public sealed class Reservation : IDisposable
     {
+        private readonly ResponseBudget _budget;
         private int _disposed;
 
-        public HttpContext Http { get; } = http;
+        internal Reservation(ResponseBudget budget, HttpContext http, long bytes, int permits, bool ownsRequest)
+        {
+            _budget = budget;
+            Http = http;
+            Bytes = bytes;
+            Permits = permits;
+            OwnsRequest = ownsRequest;
+            Progress = http.Features.Get<ConnectionProgress>();
+        }
 
-        public long Bytes { get; set; } = bytes;
+        internal HttpContext Http { get; }
 
-        public int Permits { get; set; } = permits;
+        /// <summary>True for a request's own reservation, returned when the request ends; false for one of a connection's answers.</summary>
+        internal bool OwnsRequest { get; }
 
-        public ConnectionProgress? Progress { get; } = http.Features.Get<ConnectionProgress>();
+        internal long Bytes { get; set; }
 
-        public ResponseProgress? Answer { get; set; }
+        internal int Permits { get; set; }
 
-        public TaskCompletionSource? Admission { get; set; }
+        internal ConnectionProgress? Progress { get; }
 
-        public LinkedListNode<Reservation>? Node { get; set; }
+        internal ResponseProgress? Answer { get; set; }
 
-        public long EnqueuedAt { get; set; }
+        internal TaskCompletionSource? Admission { get; set; }
 
-        public long Sent { get; set; }
+        internal LinkedListNode<Reservation>? Node { get; set; }
 
-        public long ProgressAt { get; set; }
+        internal long EnqueuedAt { get; set; }
 
-        public bool Aborted { get; set; }
+        internal long Sent { get; set; }
+
+        internal long ProgressAt { get; set; }
+
+        internal bool Aborted { get; set; }
+
+        /// <summary>Where the connection's byte count (<see cref="ConnectionProgress"/>) stands once the answer has been sent.</summary>
+        internal long? WrittenUpTo { get; private set; }
+
+        /// <summary>Written, and sent: the connection has handed its last byte to the transport.</summary>
+        internal bool Delivered => WrittenUpTo is { } upTo && Progress is { } progress && progress.BytesWritten >= upTo;
+
+        /// <summary>
+        /// The answer has been written to its connection, and is sent once the connection's byte count reaches
+        /// <paramref name="upTo"/>; from now on a connection that sends nothing while others wait loses it.
+        /// </summary>
+        public void Written(long upTo)
+        {
+            lock (_budget._lock)
+            {
+                WrittenUpTo = upTo;
+                Sent = Progress?.BytesWritten ?? 0;
+                ProgressAt = Environment.TickCount64;
+            }
+        }
 
         public void Dispose()
         {
             if (Interlocked.Exchange(ref _disposed, 1) == 0)
             {
-                budget.Release(this);
+                _budget.Release(this);
             }
         }
     }

@@ -1,5 +1,6 @@
 using Microsoft.AspNetCore.Http.Connections;
 using Microsoft.AspNetCore.SignalR;
+using Microsoft.AspNetCore.SignalR.Protocol;
 using ProtocolBench.Shared.Domain;
 using ProtocolBench.Shared.Hosting;
 
@@ -19,9 +20,18 @@ public static class SignalRApiExtensions
                 // than "an error on the server"; a hub method's own failures never carry details (HubErrors).
                 o.EnableDetailedErrors = true;
                 o.AddFilter<HubErrors>();
+                o.AddFilter<HubAnswers>();
             })
             .AddJsonProtocol()
             .AddMessagePackProtocol();
+        // Both protocols count what they write to each connection, so that an answer's reservation is held until it is sent.
+        foreach (var protocol in builder.Services.Where(d => d.ServiceType == typeof(IHubProtocol)).ToList())
+        {
+            var type = protocol.ImplementationType!;
+            builder.Services.Remove(protocol);
+            builder.Services.AddSingleton<IHubProtocol>(services => new CountedHubProtocol((IHubProtocol)ActivatorUtilities.CreateInstance(services, type)));
+        }
+
         // What goes wrong outside the hub (a broken upgrade request) is answered as on the other services, with no trace id.
         builder.Services.AddProblemDetails(o => o.CustomizeProblemDetails = c => c.ProblemDetails.Extensions.Remove("traceId"));
         return builder;

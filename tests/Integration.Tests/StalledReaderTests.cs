@@ -101,7 +101,7 @@ public sealed class StalledReaderTests(SqliteServices fixture)
     {
         var (baseUri, method, path, headers, body) = PdfRequest(protocol);
         var client = fixture.Client(protocol, Transport.Https);
-        var unloaded = await MedianSecondsAsync(() => client.GetPdfAsync(Token));
+        var unloaded = await CallTiming.MedianSecondsAsync(() => client.GetPdfAsync(Token));
 
         var readers = new List<StalledHttp2Reader>();
         try
@@ -113,7 +113,7 @@ public sealed class StalledReaderTests(SqliteServices fixture)
                 await reader.RequestAsync(1, method, baseUri, path, headers, body, Token);
             }
 
-            var loaded = await MedianSecondsAsync(async () => Assert.Equal(Expected.Pdf, await client.GetPdfAsync(Token)));
+            var loaded = await CallTiming.MedianSecondsAsync(async () => Assert.Equal(Expected.Pdf, await client.GetPdfAsync(Token)));
             TestContext.Current.TestOutputHelper?.WriteLine($"{protocol}: the PDF in {unloaded:F3} s unloaded, {loaded:F3} s beside 100 stalled connections (median of 5)");
             Assert.True(loaded <= (2 * unloaded) + 1, $"{protocol}: {loaded:F2} s for the PDF beside 100 stalled connections, {unloaded:F3} s unloaded.");
         }
@@ -141,7 +141,7 @@ public sealed class StalledReaderTests(SqliteServices fixture)
     {
         var (baseUri, method, path, headers, body) = PdfRequest(protocol);
         var client = fixture.Client(protocol, Transport.Https);
-        var unloaded = await MedianSecondsAsync(() => client.GetPdfAsync(Token));
+        var unloaded = await CallTiming.MedianSecondsAsync(() => client.GetPdfAsync(Token));
         var answerBytes = protocol == Protocol.Grpc ? Expected.Pdf.Length : (Expected.Pdf.Length + 2) / 3 * 4;
         var allowed = Math.Max(2, answerBytes / (256.0 * 1024));
 
@@ -191,20 +191,5 @@ public sealed class StalledReaderTests(SqliteServices fixture)
             _ => (baseUri, "POST", "/protocolbench.v1.Payloads/Clone", GrpcHeaders,
                 GrpcCalls.Frame(Google.Protobuf.MessageExtensions.ToByteArray(new V1.CloneRequest { Text = text, Count = count }))),
         };
-    }
-
-    /// <summary>The median of five timed calls, after one untimed.</summary>
-    private static async Task<double> MedianSecondsAsync(Func<Task> call)
-    {
-        await call();
-        var seconds = new List<double>();
-        for (var i = 0; i < 5; i++)
-        {
-            var stopwatch = Stopwatch.StartNew();
-            await call();
-            seconds.Add(stopwatch.Elapsed.TotalSeconds);
-        }
-
-        return seconds.Order().ElementAt(2);
     }
 }

@@ -1,0 +1,98 @@
+using Microsoft.AspNetCore.SignalR;
+using ProtocolBench.Shared.Domain;
+using ProtocolBench.Shared.Domain.Authors;
+using ProtocolBench.Shared.Domain.Payloads;
+using ProtocolBench.Shared.Hosting;
+
+namespace ProtocolBench.SignalR.Api;
+
+/// <summary>
+/// The hub's side of the <see cref="ResponseBudget"/>: each invocation reserves its largest possible answer before the hub
+/// method runs (the same sizes as on the other services), a list of authors is charged its real size once built, and the
+/// reservation is held until the answer has been sent (<see cref="AnswerLedger"/>). Without it, a hundred WebSockets that
+/// ask for the PDF and never read hold a hundred answers. StreamPdf needs none: it writes 64 KiB chunks of the file
+/// and waits for each, as gRPC's does.
+/// </summary>
+internal sealed class HubAnswers(ResponseBudget budget, PayloadFiles files) : IHubFilter
+{
+    public Task OnConnectedAsync(HubLifetimeContext context, Func<HubLifetimeContext, Task> next)
+    {
+        if (AnswerLedger.Open(context.Context) is { } ledger)
+        {
+            context.Context.Items[typeof(AnswerLedger)] = ledger;
+        }
+
+        return next(context);
+    }
+
+    public Task OnDisconnectedAsync(HubLifetimeContext context, Exception? exception, Func<HubLifetimeContext, Exception?, Task> next)
+    {
+        Ledger(context.Context)?.Dispose();
+        return next(context, exception);
+    }
+
+    public async ValueTask<object?> InvokeMethodAsync(HubInvocationContext invocation, Func<HubInvocationContext, ValueTask<object?>> next)
+    {
+        var size = SizeOf(invocation);
+        if (Ledger(invocation.Context) is not { } ledger || size < 0)
+        {
+            return await next(invocation);
+        }
+
+        // SignalR runs a connection's invocations one at a time, each after the answer before it has been written.
+        ledger.ReleaseWritten();
+        var reservation = await budget.ReserveAsync(ledger.Upgrade, size, invocation.Context.ConnectionAborted);
+        object? answer;
+        try
+        {
+            answer = await next(invocation);
+        }
+        catch
+        {
+            reservation?.Dispose();
+            throw;
+        }
+
+        if (answer is IReadOnlyList<AuthorDto> authors)
+        {
+            reservation = budget.Charge(ledger.Upgrade, reservation, ResponseSize.Authors(authors));
+        }
+
+        if (reservation is not null)
+        {
+            if (answer is null)
+            {
+                reservation.Dispose();
+            }
+            else
+            {
+                ledger.Expect(answer, reservation);
+            }
+        }
+
+        return answer;
+    }
+
+    private static AnswerLedger? Ledger(HubCallerContext context) =>
+        context.Items.TryGetValue(typeof(AnswerLedger), out var ledger) ? ledger as AnswerLedger : null;
+
+    /// <summary>The most the answer can take, as the other services reserve it; −1 for the stream, which runs beside the invocations.</summary>
+    private long SizeOf(HubInvocationContext invocation)
+    {
+        var arguments = invocation.HubMethodArguments;
+        T? Argument<T>(int index) => index < arguments.Count && arguments[index] is T typed ? typed : default;
+        return invocation.HubMethodName switch
+        {
+            nameof(LibraryHub.StreamPdf) => -1,
+            nameof(LibraryHub.Clone) => ResponseSize.CloneHeld(Argument<string>(0), Argument<int?>(1)),
+            nameof(LibraryHub.GetInts) => ResponseSize.Ints(Argument<int?>(0)),
+            nameof(LibraryHub.GetTextFile) => files.IsAvailable ? ResponseSize.File(files.Text.Length) : 0,
+            nameof(LibraryHub.GetPdf) => files.IsAvailable ? ResponseSize.File(files.Pdf.Length) : 0,
+            nameof(LibraryHub.SearchAuthors) => ResponseSize.Search(Argument<int?>(1)),
+            nameof(LibraryHub.ListAuthors) => ResponseSize.List(Argument<int?>(1)),
+            nameof(LibraryHub.GetShape) => ResponseSize.Shapes(Argument<string>(0), 1),
+            nameof(LibraryHub.ListShapes) => ResponseSize.Shapes(Argument<string>(0), Argument<int?>(1)),
+            _ => 0,
+        };
+    }
+}
