@@ -378,7 +378,8 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
             "uses h2c while REST and GraphQL use HTTP/1.1 (see HTTP versions above); files travel as base64 in JSON for REST and " +
             "GraphQL (a third larger) and as a protobuf bytes field for gRPC, and only REST (/raw), gRPC and SignalR (StreamPdf, " +
             "64 KiB chunks) have a binary form. SignalR keeps one WebSocket (an upgraded HTTP/1.1 connection) per client and " +
-            "frames each call as a hub message, JSON (files as base64) or MessagePack (files as binary) as --signalr-protocol says; " +
+            "frames each call as a hub message, JSON (files as base64: the SignalR column) or MessagePack (files as binary: the " +
+            "SignalR MessagePack column), both answered by the one SignalR service, a large answer in frames of 64 KiB; " +
             "its floor is GET /baseline on its port over HTTP/1.1, the request that would open its socket; it cannot compress " +
             "(--compression leaves its bytes as they are), and a hub message over 1 MiB closes its sender's socket where the " +
             "others refuse only that request. " +
