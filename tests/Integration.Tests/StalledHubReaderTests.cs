@@ -11,9 +11,10 @@ namespace ProtocolBench.Integration.Tests;
 /// <summary>
 /// Fault table row 78, rows 60 and 68 on SignalR: 100 WebSockets, each asking the hub for the PDF or for 1 MiB of
 /// control characters (6 MiB of JSON) and never reading. The hub answers a connection's invocations one at a time, so
-/// each holds one answer, but a hundred connections held a hundred; now the answers are reserved from the response
-/// budget and held until sent, and while others wait a connection that stops sending its answer is closed. The service
-/// stays within +256 MiB, comes back within 64 MiB 10 s later, and a reader that reads gets the PDF meanwhile.
+/// each holds one answer, but a hundred connections held a hundred (+2 GB for the clones); now the answers are reserved
+/// from the response budget and held until sent, and while others wait a connection that stops sending its answer is
+/// closed. The service stays within +256 MiB, comes back within 64 MiB 10 s later, and a reader that reads gets the PDF
+/// meanwhile.
 /// </summary>
 [Collection(SqliteCollection.Name)]
 public sealed class StalledHubReaderTests(SqliteServices fixture)
