@@ -4,6 +4,7 @@ using System.Security.Authentication;
 using System.Text;
 using System.Text.Json;
 using ProtocolBench.Integration.Tests.Infrastructure;
+using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Shared.Clients;
 using ProtocolBench.Shared.Domain.Payloads;
 using ProtocolBench.Shared.Hosting;
@@ -33,6 +34,18 @@ public abstract class RestServiceTests(ServicesFixture fixture)
             [$"Book 1000.1, {1950 + (7_000 + 1) % 75}", $"Book 1000.2, {1950 + (7_000 + 2) % 75}"],
             eleven[0].Books.Select(b => $"{b.Title}, {b.Year}"));
         Assert.Equal(Shared.Domain.Data.LibrarySeed.Countries[1000 % 20], eleven[0].Country);
+    }
+
+    [Fact]
+    public async Task TheSeedNumbersAuthorsAndTheirBooksInOrder()
+    {
+        var client = Rest(Transport.Http);
+        Assert.Equal([1, 2], (await client.GetAuthorAsync(1, Token)).Books.Select(b => b.Id));
+        Assert.Equal([3, 4, 5], (await client.GetAuthorAsync(2, Token)).Books.Select(b => b.Id));
+        var last = await client.GetAuthorAsync(Shared.Domain.Data.LibrarySeed.AuthorCount, Token);
+        Assert.Equal("Author - 12000", last.Name);
+        Assert.Equal([Shared.Domain.Data.LibrarySeed.BookCount], last.Books.Select(b => b.Id));
+        Assert.Equal(last, Checks.SeededAuthor(last, last.Id, "author 12000"));
     }
 
     [Theory]
