@@ -373,7 +373,7 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
             "Where the four services differ (everything else is the same code in Shared.Domain, the same validation and the same " +
             "single SQL query per read): GraphQL POSTs a query document on every call, so its requests are larger; GraphQL is served " +
             "by graphql-dotnet 8.8.5 through the project's own GraphQL-over-HTTP endpoint, because HotChocolate is not available " +
-            "from this build's package source; GraphQL resolvers call the same EF Core projection as REST and gRPC instead of " +
+            "from this build's package source; GraphQL resolvers call the same single-statement read as REST and gRPC instead of " +
             "DataLoaders, so a query that omits books still loads them; gRPC adds HTTP/2 and protobuf framing and, over plain HTTP, " +
             "uses h2c while REST and GraphQL use HTTP/1.1 (see HTTP versions above); files travel as base64 in JSON for REST and " +
             "GraphQL (a third larger) and as a protobuf bytes field for gRPC, and only REST (/raw), gRPC and SignalR (StreamPdf, " +

@@ -7,6 +7,7 @@ using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using ProtocolBench.Shared.Domain;
+using ProtocolBench.Shared.Domain.Authors;
 using ProtocolBench.Shared.Domain.Data;
 using ProtocolBench.Shared.Domain.Payloads;
 
@@ -110,7 +111,7 @@ internal sealed class DatabaseHealthCheck(IDbContextFactory<LibraryDbContext> fa
             }
 
             await using var db = await factory.CreateDbContextAsync(timeout.Token);
-            var any = await db.Authors.AnyAsync(timeout.Token);
+            var any = await db.AnyAuthorsAsync(timeout.Token);
             return any ? HealthCheckResult.Healthy() : HealthCheckResult.Unhealthy("The database has no authors.");
         }
         catch (Exception e) when (e is DbException or TimeoutException or OperationCanceledException or InvalidOperationException)

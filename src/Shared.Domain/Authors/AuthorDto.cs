@@ -1,5 +1,3 @@
-using System.Linq.Expressions;
-
 namespace ProtocolBench.Shared.Domain.Authors;
 
 /// <summary>What every protocol returns for an author: the same fields, books ordered by id.</summary>
@@ -17,13 +15,6 @@ public sealed record AuthorInput(string? Name, string? Country);
 
 public static class AuthorMapping
 {
-    /// <summary>One projection for every read, so all protocols run the same SQL.</summary>
-    public static readonly Expression<Func<Author, AuthorDto>> Projection = a => new AuthorDto(
-        a.Id,
-        a.Name,
-        a.Country,
-        a.Books.OrderBy(b => b.Id).Select(b => new BookDto(b.Id, b.AuthorId, b.Title, b.Year)).ToList());
-
     public static AuthorDto ToDto(this Author author) => new(
         author.Id,
         author.Name,

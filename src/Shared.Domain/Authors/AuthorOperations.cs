@@ -5,7 +5,7 @@ namespace ProtocolBench.Shared.Domain.Authors;
 
 /// <summary>
 /// The author operations (docs/methodology.md, "The data"), implemented once. Every service calls these and only translates its protocol.
-/// Arguments are validated before the first query; reads use one projection, ordered by id. Every write is one explicit
+/// Arguments are validated before the first query; reads are one SQL statement each, ordered by id (<see cref="AuthorReader"/>). Every write is one explicit
 /// transaction: its commit is the point where the write is kept, checked before it is acknowledged (<see cref="SqliteFileGuard"/>).
 /// </summary>
 public static class AuthorOperations
@@ -17,15 +17,12 @@ public static class AuthorOperations
         var take = limit ?? Limits.SearchLimitMax;
         Validate.Range("limit", take, 1, Limits.SearchLimitMax);
 
-        // string.Contains is translated to instr() on SQLite and strpos() on PostgreSQL:
-        // ordinal, case-sensitive, and % _ ' are plain characters.
-        return await db.Authors
-            .Where(a => a.Name.Contains(text))
-            .OrderBy(a => a.Id)
-            .Take(take)
-            .Select(AuthorMapping.Projection)
-            .ToListAsync(cancellationToken);
+        return await AuthorReader.SearchAsync(db, text, take, cancellationToken);
     }
+
+    /// <summary>Whether the database has any author (the services' health checks ask).</summary>
+    public static Task<bool> AnyAuthorsAsync(this LibraryDbContext db, CancellationToken cancellationToken) =>
+        AuthorReader.AnyAsync(db, cancellationToken);
 
     public static async Task<IReadOnlyList<AuthorDto>> ListAsync(
         this LibraryDbContext db, int? skip, int? take, CancellationToken cancellationToken)
@@ -35,22 +32,13 @@ public static class AuthorOperations
         Validate.AtLeast("skip", from, 0);
         Validate.Range("take", count, 1, Limits.ListTakeMax);
 
-        return await db.Authors
-            .OrderBy(a => a.Id)
-            .Skip(from)
-            .Take(count)
-            .Select(AuthorMapping.Projection)
-            .ToListAsync(cancellationToken);
+        return await AuthorReader.ListAsync(db, from, count, cancellationToken);
     }
 
     public static async Task<AuthorDto> GetAsync(this LibraryDbContext db, int id, CancellationToken cancellationToken)
     {
         ValidateId(id);
-        return await db.Authors
-            .Where(a => a.Id == id)
-            .Select(AuthorMapping.Projection)
-            .SingleOrDefaultAsync(cancellationToken)
-            ?? throw NotFound(id);
+        return (await AuthorReader.GetAsync(db, id, cancellationToken)).SingleOrDefault() ?? throw NotFound(id);
     }
 
     public static async Task<AuthorDto> CreateAsync(this LibraryDbContext db, AuthorInput input, CancellationToken cancellationToken)
