@@ -11,8 +11,8 @@ namespace ProtocolBench.Benchmarks.Suite;
 /// of 3,112 authors called only for the moment, four times, was measured at twice its time for two rounds), then a
 /// pause for the runtime's background tier-1 compilation. Without it the first cells after a start meet
 /// tier-0 code and cold pools and measure several times slower, which is start-up, not the protocol
-/// (docs/methodology.md, "Warm-up after each start"). The services start with tiering's call-counting delay off
-/// (<see cref="Lab.Services.LaunchOptions.PromoteHotCodeAtOnce"/>), so a few seconds of calls suffice. The domain floors are warmed the same way, in this
+/// (docs/methodology.md, "Warm-up after each start"). The services start with tiering's call-counting delay cut short
+/// (<see cref="Lab.Services.LaunchOptions.PromoteHotCodeEarly"/>), so a few seconds of calls suffice. The domain floors are warmed the same way, in this
 /// process. Then cells with no time per call yet (the first round) are timed for a moment, warm, so that BenchConfig
 /// can size their iterations without BenchmarkDotNet's pilot stage.
 /// </summary>

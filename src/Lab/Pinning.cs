@@ -1,11 +1,14 @@
 using System.Diagnostics;
+using System.Globalization;
 
 namespace ProtocolBench.Lab;
 
 /// <summary>
 /// On a machine of few cores the client and the services would otherwise take turns on the same cores. By default, on
 /// 2+ cores, the client (this process, every thread) runs on core 0 and the services on the others; the plan says so
-/// in every report. Linux pins with taskset (the services start under it); Windows sets this process's affinity.
+/// in every report. Linux pins with taskset; Windows sets this process's affinity. The services start on every core
+/// and are pinned (<see cref="PinAsync"/>) once they are healthy, before anything is measured: while the client waits,
+/// their start-up may use its core too (four services took 4.3–5.3 s to be healthy on one core).
 /// </summary>
 public sealed record Pinning(string? ClientCpus, string? ServerCpus, string Why)
 {
@@ -41,7 +44,7 @@ public sealed record Pinning(string? ClientCpus, string? ServerCpus, string Why)
     public string Describe() =>
         ClientCpus is null
             ? $"none: {Why}"
-            : $"client (this process) on CPU {ClientCpus}; services {(ServerCpus is null ? $"not pinned: {Why}" : $"on CPU {ServerCpus} (taskset -c {ServerCpus})")}";
+            : $"client (this process) on CPU {ClientCpus}; services {(ServerCpus is null ? $"not pinned: {Why}" : $"on CPU {ServerCpus} (taskset -a -p once healthy)")}";
 
     /// <summary>Pins this process (<see cref="PinClient"/>) and returns the plan as the reports state it, with what went wrong if it could not.</summary>
     public string Apply()
@@ -82,6 +85,66 @@ public sealed record Pinning(string? ClientCpus, string? ServerCpus, string Why)
         {
             return $"not pinned ({e.Message})";
         }
+    }
+
+    /// <summary>
+    /// Pins a running process, every thread it has, to <paramref name="cpus"/> (taskset -a -p) and checks that each thread is
+    /// (a thread made while taskset walks the others could be missed, so it is run again then). Null when pinned, else why not.
+    /// </summary>
+    public static async Task<string?> PinAsync(int pid, string cpus, CancellationToken cancellationToken = default)
+    {
+        var wanted = Cpus(cpus).ToHashSet();
+        var problem = "not tried";
+        for (var attempt = 0; attempt < 3; attempt++)
+        {
+            using var taskset = Process.Start(new ProcessStartInfo(TaskSet)
+            {
+                ArgumentList = { "-a", "-p", "-c", cpus, pid.ToString(CultureInfo.InvariantCulture) },
+                RedirectStandardOutput = true,
+                RedirectStandardError = true,
+            })!;
+            var output = taskset.StandardOutput.ReadToEndAsync(cancellationToken);
+            var error = await taskset.StandardError.ReadToEndAsync(cancellationToken);
+            await output;
+            await taskset.WaitForExitAsync(cancellationToken);
+            if (taskset.ExitCode != 0)
+            {
+                return $"taskset -a -p -c {cpus} {pid} failed: {error.Trim()}";
+            }
+
+            var stray = ThreadsNotOn(pid, wanted).ToList();
+            if (stray.Count == 0)
+            {
+                return null;
+            }
+
+            problem = $"threads {string.Join(", ", stray)} are not on CPU {cpus}";
+        }
+
+        return problem;
+    }
+
+    private static IEnumerable<string> ThreadsNotOn(int pid, HashSet<int> cpus)
+    {
+        foreach (var task in Directory.EnumerateDirectories($"/proc/{pid}/task"))
+        {
+            var allowed = File.ReadLines(Path.Combine(task, "status"))
+                .FirstOrDefault(l => l.StartsWith("Cpus_allowed_list:", StringComparison.Ordinal))?.Split(':', 2)[1].Trim();
+            if (allowed is not null && !Cpus(allowed).ToHashSet().SetEquals(cpus))
+            {
+                yield return Path.GetFileName(task);
+            }
+        }
+    }
+
+    /// <summary>How many CPUs a taskset list names ("1-3": 3).</summary>
+    public static int Count(string cpus) => Cpus(cpus).Count();
+
+    /// <summary>The CPUs the kernel has online ("0-1"): where a service starts, whatever this process is pinned to.</summary>
+    public static string OnlineCpus()
+    {
+        const string online = "/sys/devices/system/cpu/online";
+        return File.Exists(online) ? File.ReadAllText(online).Trim() : $"0-{Environment.ProcessorCount - 1}";
     }
 
     /// <summary>The command prefix that runs a program on <paramref name="cpus"/> (taskset -c), or nothing.</summary>

@@ -33,6 +33,7 @@ public static partial class ServiceLauncher
 
             var watch = Stopwatch.StartNew();
             await Task.WhenAll(processes.Select(p => WaitHealthyAsync(p, options, cancellationToken)));
+            await PinAsync(processes, options, cancellationToken);
             var running = new RunningServices(options, processes);
             progress?.Invoke($"all {processes.Count} services healthy after {watch.Elapsed.TotalSeconds:F1} s" +
                              (options.Addresses.HasAnyFreePort ? $" on ports {running.Addresses}" : ""));
@@ -47,6 +48,23 @@ public static partial class ServiceLauncher
             }
 
             throw;
+        }
+    }
+
+    /// <summary>Pins the healthy services to their CPUs (<see cref="Pinning.PinAsync"/>); a service that cannot be pinned is not measured.</summary>
+    private static async Task PinAsync(IEnumerable<ServiceProcess> processes, LaunchOptions options, CancellationToken cancellationToken)
+    {
+        if (options.ServerCpus is not { } cpus || !OperatingSystem.IsLinux())
+        {
+            return;
+        }
+
+        foreach (var process in processes)
+        {
+            if (await Pinning.PinAsync(process.Id, cpus, cancellationToken) is { } problem)
+            {
+                throw new LaunchException($"{process.Spec.Name} (pid {process.Id}) could not be pinned to CPU {cpus}: {problem}");
+            }
         }
     }
 

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Globalization;
 using System.Text.RegularExpressions;
 
 namespace ProtocolBench.Lab.Services;
@@ -72,11 +73,12 @@ public sealed partial class ServiceProcess : IDisposable
             RedirectStandardError = true,
             UseShellExecute = false,
         };
-        // ip netns exec and taskset each exec the next program, so the process started is the service (its pid too).
+        // ip netns exec and taskset each exec the next program, so the process started is the service (its pid too). It
+        // starts on every core (not on this process's, which it would inherit) and is pinned once healthy (ServiceLauncher).
         string[] prefix =
         [
             .. options.NetworkNamespace is { } space ? ["ip", "netns", "exec", space] : Array.Empty<string>(),
-            .. Pinning.Prefix(options.ServerCpus),
+            .. options.ServerCpus is null ? [] : Pinning.Prefix(Pinning.OnlineCpus()),
         ];
         if (prefix.Length > 0)
         {
@@ -92,12 +94,19 @@ public sealed partial class ServiceProcess : IDisposable
             info.ArgumentList.Add(argument);
         }
 
+        if (options.ServerCpus is { } cpus)
+        {
+            // Sized as a process born on its CPUs: the runtime reads the count once, at start (server or workstation GC,
+            // its heaps, the thread pool, Kestrel's I/O queues), before the pinning.
+            info.Environment["DOTNET_PROCESSOR_COUNT"] = Pinning.Count(cpus).ToString(CultureInfo.InvariantCulture);
+        }
+
         info.Environment["DOTNET_ENVIRONMENT"] = "Production";
         info.Environment["ASPNETCORE_ENVIRONMENT"] = "Production";
         info.Environment["DOTNET_NOLOGO"] = "1";
-        if (options.PromoteHotCodeAtOnce)
+        if (options.PromoteHotCodeEarly)
         {
-            info.Environment["DOTNET_TC_CallCountingDelayMs"] = "0";
+            info.Environment["DOTNET_TC_CallCountingDelayMs"] = LaunchOptions.CallCountingDelayMs.ToString(CultureInfo.InvariantCulture);
         }
 
         var process = new Process { StartInfo = info, EnableRaisingEvents = true };

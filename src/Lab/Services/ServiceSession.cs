@@ -89,7 +89,7 @@ public sealed class ServiceSession : IAsyncDisposable
                     Provider = settings.Database!.Provider,
                     ConnectionString = settings.Database.ConnectionString,
                     ServerCpus = settings.Pinning.ServerCpus,
-                    PromoteHotCodeAtOnce = true,
+                    PromoteHotCodeEarly = true,
                     Settings = settings.Conditions.ServiceSettings,
                     NetworkNamespace = link?.Namespace,
                 },
@@ -129,7 +129,7 @@ public sealed class ServiceSession : IAsyncDisposable
         var running = await ServiceLauncher.StartAsync(launch, line => log($"  {line}"), stopping);
         var names = string.Join(", ", running.Processes.Select(p => $"{p.Spec.Name} (pid {p.Id})"));
         var pinned = (launch.ServerCpus is null ? "not pinned" : $"pinned to CPU {launch.ServerCpus}") +
-                     (launch.PromoteHotCodeAtOnce ? ", hot code promoted at once (DOTNET_TC_CallCountingDelayMs=0)" : "");
+                     (launch.PromoteHotCodeEarly ? $", hot code promoted early (DOTNET_TC_CallCountingDelayMs={LaunchOptions.CallCountingDelayMs})" : "");
         // Restarts reuse the ports bound now (kernel-chosen ones with --ports auto), so the clients' addresses stay true.
         return new ServiceSession(
             running, launch with { Addresses = running.Addresses }, running.Addresses, database,
