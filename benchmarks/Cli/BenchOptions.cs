@@ -170,12 +170,12 @@ public sealed record BenchOptions
 
     private const string Description =
         """
-        ProtocolBench benchmarks: REST, gRPC and GraphQL over HTTP and HTTPS, measured with BenchmarkDotNet.
+        ProtocolBench benchmarks: REST, gRPC, GraphQL and SignalR over HTTP and HTTPS, measured with BenchmarkDotNet.
 
           dotnet run -c Release --project benchmarks [-- options]
 
-        With no options it makes the HTTPS certificate if missing, starts the three services (Release, SQLite), measures
-        every scenario on every protocol and transport (the default job, about 11 minutes on 2 cores), writes the reports
+        With no options it makes the HTTPS certificate if missing, starts the four services (Release, SQLite), measures
+        every scenario on every protocol and transport (the default job, about 70 minutes on 2 cores), writes the reports
         (summary.html, summary.md and BenchmarkDotNet's own per class, in the results folder) and stops the services.
 
         Any option not listed here goes to BenchmarkDotNet: --filter '*Payloads*' or '*int-max*' (classes Floor,

@@ -112,7 +112,16 @@ public sealed record Pinning(string? ClientCpus, string? ServerCpus, string Why)
                 return $"taskset -a -p -c {cpus} {pid} failed: {error.Trim()}";
             }
 
-            var stray = ThreadsNotOn(pid, wanted).ToList();
+            List<string> stray;
+            try
+            {
+                stray = ThreadsNotOn(pid, wanted).ToList();
+            }
+            catch (IOException)
+            {
+                return "the process ended";
+            }
+
             if (stray.Count == 0)
             {
                 return null;
@@ -124,12 +133,22 @@ public sealed record Pinning(string? ClientCpus, string? ServerCpus, string Why)
         return problem;
     }
 
+    /// <summary>The threads of the process not allowed exactly <paramref name="cpus"/>; a thread that ends while it is looked at is not one.</summary>
     private static IEnumerable<string> ThreadsNotOn(int pid, HashSet<int> cpus)
     {
         foreach (var task in Directory.EnumerateDirectories($"/proc/{pid}/task"))
         {
-            var allowed = File.ReadLines(Path.Combine(task, "status"))
-                .FirstOrDefault(l => l.StartsWith("Cpus_allowed_list:", StringComparison.Ordinal))?.Split(':', 2)[1].Trim();
+            string? allowed;
+            try
+            {
+                allowed = File.ReadLines(Path.Combine(task, "status"))
+                    .FirstOrDefault(l => l.StartsWith("Cpus_allowed_list:", StringComparison.Ordinal))?.Split(':', 2)[1].Trim();
+            }
+            catch (IOException)
+            {
+                continue;
+            }
+
             if (allowed is not null && !Cpus(allowed).ToHashSet().SetEquals(cpus))
             {
                 yield return Path.GetFileName(task);
