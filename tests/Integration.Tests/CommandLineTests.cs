@@ -27,6 +27,23 @@ public sealed class CommandLineTests
     }
 
     [Fact]
+    public void ASqliteConnectionStringAloneMeansSqlite()
+    {
+        var settings = Read("--connection-string", "Data Source=/tmp/x.db");
+
+        Assert.Equal(DatabaseProvider.Sqlite, settings.Database!.Provider);
+        Assert.Equal("Data Source=/tmp/x.db", settings.Database.ConnectionString);
+    }
+
+    [Fact]
+    public void AConnectionStringThatIsNeitherSaysSoAsAUsageError()
+    {
+        var error = Assert.Throws<UsageException>(() => Read("--database", "postgres", "--connection-string", "Data Source=x.db"));
+
+        Assert.Contains("--connection-string", error.Message);
+    }
+
+    [Fact]
     public void SqliteWithAConnectionStringStaysSqlite()
     {
         var settings = Read("--database", "sqlite", "--connection-string", "Data Source=x.db");

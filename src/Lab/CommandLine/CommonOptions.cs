@@ -3,6 +3,7 @@ using System.CommandLine.Help;
 using System.CommandLine.Parsing;
 using System.Globalization;
 using System.Net;
+using Microsoft.Data.Sqlite;
 using ProtocolBench.Lab.Network;
 using ProtocolBench.Shared.Clients;
 using ProtocolBench.Shared.Domain.Data;
@@ -11,7 +12,7 @@ namespace ProtocolBench.Lab.CommandLine;
 
 /// <summary>
 /// The options both commands share, parsed by System.CommandLine the same way in both: `--name value`, `--name=value`
-/// and `--name:value`; a connection string alone means PostgreSQL; PostgreSQL needs one.
+/// and `--name:value`; a connection string alone names its database (Data Source=FILE: SQLite); PostgreSQL needs one.
 /// </summary>
 public sealed class CommonOptions
 {
@@ -45,7 +46,7 @@ public sealed class CommonOptions
 
     public Option<string?> ConnectionString { get; } = new("--connection-string")
     {
-        Description = "SQLite \"Data Source=FILE\" or an Npgsql string \"Host=...;Username=...;Password=...;Database=...\" (alone: PostgreSQL)",
+        Description = "SQLite \"Data Source=FILE\" or an Npgsql string \"Host=...;Username=...;Password=...;Database=...\" (alone, it says which: Data Source is SQLite)",
         HelpName = "CS",
     };
 
@@ -121,15 +122,40 @@ public sealed class CommonOptions
         }
     }
 
+    /// <summary>A connection string alone names its database: SQLite's "Data Source=FILE" (its keys only), otherwise PostgreSQL's.</summary>
+    private static DatabaseProvider ProviderOf(string connection)
+    {
+        try
+        {
+            return new SqliteConnectionStringBuilder(connection).DataSource is { Length: > 0 } ? DatabaseProvider.Sqlite : DatabaseProvider.PostgreSQL;
+        }
+        catch (ArgumentException)
+        {
+            return DatabaseProvider.PostgreSQL;
+        }
+    }
+
     /// <summary>The shared settings, checked together; throws <see cref="UsageException"/> with what to change.</summary>
     public CommonSettings Read(ParseResult result)
     {
         var connection = result.GetValue(ConnectionString);
         var databaseGiven = result.IsGiven(Database);
-        var provider = !databaseGiven && connection is not null ? DatabaseProvider.PostgreSQL : result.GetValue(Database);
+        var provider = !databaseGiven && connection is not null ? ProviderOf(connection) : result.GetValue(Database);
         if (provider == DatabaseProvider.PostgreSQL && string.IsNullOrWhiteSpace(connection))
         {
             throw new UsageException("--database postgres needs --connection-string \"Host=...;Username=...;Password=...;Database=protocolbench\".");
+        }
+
+        if (connection is not null)
+        {
+            try
+            {
+                _ = new DatabaseOptions { Provider = provider, ConnectionString = connection }.Describe();
+            }
+            catch (Exception e) when (e is InvalidOperationException or ArgumentException or FormatException)
+            {
+                throw new UsageException($"--connection-string for {provider}: {e.Message}");
+            }
         }
 
         var addresses = result.GetValue(Ports)!;

@@ -37,6 +37,11 @@ public static partial class ServiceLauncher
             var running = new RunningServices(options, processes);
             progress?.Invoke($"all {processes.Count} services healthy after {watch.Elapsed.TotalSeconds:F1} s" +
                              (options.Addresses.HasAnyFreePort ? $" on ports {running.Addresses}" : ""));
+            if (processes.Select(p => p.DatabaseLine).OfType<string>().OrderBy(l => l.Contains("created and seeded", StringComparison.Ordinal) ? 0 : 1).FirstOrDefault() is { } database)
+            {
+                progress?.Invoke($"database: {database}");
+            }
+
             return running;
         }
         catch

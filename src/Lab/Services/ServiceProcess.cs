@@ -119,6 +119,9 @@ public sealed partial class ServiceProcess : IDisposable
         return service;
     }
 
+    /// <summary>What the service said of its database at start (created and seeded, or checked, and in how long), once it has.</summary>
+    public string? DatabaseLine { get; private set; }
+
     /// <summary>The last lines the service printed, for error messages.</summary>
     public string Tail()
     {
@@ -199,6 +202,12 @@ public sealed partial class ServiceProcess : IDisposable
         if (line is null)
         {
             return;
+        }
+
+        const string database = "info: ProtocolBench.Database[0] ";
+        if (DatabaseLine is null && line.StartsWith(database, StringComparison.Ordinal))
+        {
+            DatabaseLine = line[database.Length..];
         }
 
         if (!_ready.Task.IsCompleted && ReadyLine().Match(line) is { Success: true } ready)
