@@ -148,13 +148,31 @@ public sealed class FaultTableTests(SqliteServices fixture)
 
     public static readonly TheoryData<Protocol> Protocols = [.. Display.Protocols];
 
-    /// <summary>gRPC's deadline is DEADLINE_EXCEEDED; the others' call timeout is HttpClient's own (a cancellation caused by a timeout).</summary>
+    /// <summary>
+    /// gRPC's deadline is DEADLINE_EXCEEDED; the others' call timeout is HttpClient's own (a cancellation caused by a timeout).
+    /// A 1 ms deadline against a search of 3,112 authors (8 ms of work and more): on a busy machine both sides' timers can
+    /// fire late enough for the answer to arrive first, so the call is made up to five times, and the first that is cut
+    /// short must be cut short the right way.
+    /// </summary>
     [Theory]
     [MemberData(nameof(Protocols))]
     public async Task Row16_ShortDeadlineIsDeadlineExceededAndTheServerCarriesOn(Protocol protocol)
     {
         await using var client = ProtocolClients.Create(protocol, Transport.Http, fixture.ClientOptions with { CallTimeout = TimeSpan.FromMilliseconds(1) });
-        var error = await Assert.ThrowsAnyAsync<Exception>(() => client.SearchAuthorsAsync("Author - 1", null, Token));
+        Exception? error = null;
+        for (var attempt = 0; attempt < 5 && error is null; attempt++)
+        {
+            try
+            {
+                await client.SearchAuthorsAsync("Author - 1", null, Token);
+            }
+            catch (Exception e)
+            {
+                error = e;
+            }
+        }
+
+        Assert.True(error is not null, "A 1 ms deadline never cut a search of 3,112 authors short in five calls.");
         if (protocol == Protocol.Grpc)
         {
             Assert.Equal("DEADLINE_EXCEEDED", Assert.IsType<ProtocolClientException>(error).Code);

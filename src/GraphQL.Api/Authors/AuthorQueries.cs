@@ -10,8 +10,8 @@ namespace ProtocolBench.GraphQL.Api.Authors;
 /// <summary>
 /// searchAuthors, authors, author: each calls the one implementation in Shared.Domain.
 /// Every root resolver creates its own DbContext from the pooled factory, so two root fields in one query run in
-/// parallel without sharing a context. The domain's projection loads each author's books in the same single SQL query
-/// that REST and gRPC run, so there is no N+1 and the SQL is identical across the three services.
+/// parallel without sharing a context. The domain's read loads each author's books in the same single SQL statement
+/// that the other services run, so there is no N+1 and the SQL is identical across the four services.
 /// </summary>
 internal static class AuthorQueries
 {
