@@ -53,8 +53,17 @@ public static class LibraryDbExtensions
         var factory = app.Services.GetRequiredService<IDbContextFactory<LibraryDbContext>>();
         var log = app.Services.GetRequiredService<ILoggerFactory>().CreateLogger("ProtocolBench.Database");
         var result = await DatabaseInitializer.InitializeAsync(options, factory, cancellationToken);
+
+        // EF Core starts here (its services, the pooled context, a read on its connection), before the service listens:
+        // otherwise the first health check pays it, and on a busy machine that outlasts the launcher's one-second probe.
+        var watch = System.Diagnostics.Stopwatch.StartNew();
+        await using (var db = await factory.CreateDbContextAsync(cancellationToken))
+        {
+            await db.AnyAuthorsAsync(cancellationToken);
+        }
+
         log.LogInformation(
-            "{Database}: {Action} in {Elapsed:F0} ms (open {Open:F0} ms, check {Check:F0} ms, schema {Schema:F0} ms, rows {Rows:F0} ms); {Authors} authors, {Books} books",
+            "{Database}: {Action} in {Elapsed:F0} ms (open {Open:F0} ms, check {Check:F0} ms, schema {Schema:F0} ms, rows {Rows:F0} ms); {Authors} authors, {Books} books; EF Core ready in {Ready:F0} ms",
             options.Describe(),
             result.Seeded ? "created and seeded" : "already seeded, checked",
             result.Elapsed.TotalMilliseconds,
@@ -63,7 +72,8 @@ public static class LibraryDbExtensions
             result.Schema.TotalMilliseconds,
             result.Rows.TotalMilliseconds,
             result.Authors,
-            result.Books);
+            result.Books,
+            watch.Elapsed.TotalMilliseconds);
     }
 
     /// <summary>
