@@ -179,8 +179,9 @@ public sealed record BenchOptions
         (summary.html, summary.md and BenchmarkDotNet's own per class, in the results folder) and stops the services.
 
         Any option not listed here goes to BenchmarkDotNet: --filter '*Payloads*' or '*int-max*' (classes Floor,
-        Payloads, Files, BinaryFiles, Authors, DomainFloor; scenario names as in docs/methodology.md), --list flat, --iterationCount N,
-        --warmupCount N, --iterationTime MS, --stopOnFirstError, ... (its options are listed after these).
+        Payloads, Files, BinaryFiles, Authors, Shapes, DomainFloor, LoopbackTransfer; scenario names as in
+        docs/methodology.md), --list flat, --iterationCount N, --warmupCount N, --iterationTime MS, --stopOnFirstError,
+        ... (its options are listed after these).
 
         Exit codes (both commands): 0 all cells measured; 1 a cell failed or a report is missing; 2 bad options;
         3 a service would not start or died; 130 Ctrl+C; 143 SIGTERM (partial results are written first).

@@ -19,7 +19,7 @@ namespace ProtocolBench.Benchmarks.Cli;
 /// </summary>
 public static class BenchmarkCommand
 {
-    public static readonly Type[] SuiteTypes = [typeof(Floor), typeof(Payloads), typeof(Files), typeof(BinaryFiles), typeof(Authors), typeof(Shapes), typeof(DomainFloor)];
+    public static readonly Type[] SuiteTypes = [typeof(Floor), typeof(Payloads), typeof(Files), typeof(BinaryFiles), typeof(Authors), typeof(Shapes), typeof(DomainFloor), typeof(LoopbackTransfer)];
 
     public static async Task<int> RunAsync(string[] args)
     {
@@ -175,9 +175,10 @@ public static class BenchmarkCommand
         }
 
         var reports = measured.Rounds.SelectMany(r => r.Summaries.SelectMany(s => s.Reports).Select(report => (r.Round, Report: report))).ToList();
-        var cells = Cells(reports.Where(x => !Cell.IsDomainFloor(x.Report.BenchmarkCase)), measured.Wire);
-        var domainFloors = DomainFloors(reports.Where(x => Cell.IsDomainFloor(x.Report.BenchmarkCase)));
-        var runFile = new RunFile(run, cells, domainFloors);
+        var cells = Cells(reports.Where(x => Cell.HasProtocol(x.Report.BenchmarkCase)), measured.Wire);
+        var domainFloors = ByScenario(reports.Where(x => Cell.IsDomainFloor(x.Report.BenchmarkCase)), (scenario, rounds) => new DomainFloorResult(scenario, rounds));
+        var transfers = ByScenario(reports.Where(x => Cell.IsLoopbackTransfer(x.Report.BenchmarkCase)), (scenario, rounds) => new TransferResult(scenario, rounds));
+        var runFile = new RunFile(run, cells, domainFloors, transfers);
         runFile.Save(results);
         var digest = new SummaryWriter(runFile.Results, run).Write(results, reportFiles);
         foreach (var file in new[] { SummaryWriter.MarkdownFile, SummaryWriter.HtmlFile, RunFile.FileName })
@@ -194,7 +195,7 @@ public static class BenchmarkCommand
         Console.WriteLine($"Reports: {Path.Combine(results, SummaryWriter.HtmlFile)}");
         Console.WriteLine($"         {Path.Combine(results, SummaryWriter.MarkdownFile)}");
         Console.WriteLine($"         {Path.Combine(results, RoundFolder(1))}{Path.DirectorySeparatorChar} ... (BenchmarkDotNet, per round: {reportFiles.Count} files)");
-        return checks.Conclude(cells.Count, domainFloors.Count);
+        return checks.Conclude(cells.Count, domainFloors.Count, transfers.Count);
     }
 
     /// <summary>Each cell's reports of every round, joined by scenario, protocol and transport.</summary>
@@ -207,11 +208,11 @@ public static class BenchmarkCommand
                 wire.Find(g.Key.Item1, g.Key.Item2, g.Key.Item3)))
             .ToList();
 
-    /// <summary>Each domain floor's reports of every round, joined by scenario.</summary>
-    private static List<DomainFloorResult> DomainFloors(IEnumerable<(int Round, BenchmarkReport Report)> reports) =>
+    /// <summary>Each domain floor's or loopback transfer's reports of every round, joined by scenario.</summary>
+    private static List<T> ByScenario<T>(IEnumerable<(int Round, BenchmarkReport Report)> reports, Func<Scenario, IReadOnlyList<RoundResult>, T> result) =>
         reports
             .GroupBy(x => Cell.ScenarioOf(x.Report.BenchmarkCase))
-            .Select(g => new DomainFloorResult(g.Key, [.. g.Select(x => RoundResult.From(x.Round, x.Report)).OrderBy(r => r.Round)]))
+            .Select(g => result(g.Key, [.. g.Select(x => RoundResult.From(x.Round, x.Report)).OrderBy(r => r.Round)]))
             .ToList();
 
     private static IConfig InformationConfig() => ManualConfig.CreateEmpty().AddLogger(ConsoleLogger.Default);

@@ -7,7 +7,7 @@ using ProtocolBench.Shared.Clients;
 namespace ProtocolBench.Benchmarks.Cli;
 
 /// <summary>
-/// What must hold when a measuring run ends: every report written, every cell and domain floor measured in every round
+/// What must hold when a measuring run ends: every report written, every cell, domain floor and loopback transfer measured in every round
 /// (all of the suite's when nothing was filtered), wire bytes for every cell, no service died. Problems decide the exit code.
 /// </summary>
 public sealed class RunChecks(ServiceSession session)
@@ -21,10 +21,13 @@ public sealed class RunChecks(ServiceSession session)
     {
         var cells = run.Cells;
         var domainFloors = run.DomainFloors ?? [];
+        var transfers = run.Transfers ?? [];
         _problems.AddRange(cells.Where(c => !c.Success).Select(c =>
             $"failed: {c.Scenario} {Display.Of(c.Protocol, c.Transport)} in round {string.Join(", ", c.Rounds.Where(r => !r.Success).Select(r => r.Round))}"));
         _problems.AddRange(domainFloors.Where(d => !d.Success).Select(d =>
             $"failed: {d.Scenario} in process in round {string.Join(", ", d.Rounds.Where(r => !r.Success).Select(r => r.Round))}"));
+        _problems.AddRange(transfers.Where(t => !t.Success).Select(t =>
+            $"failed: {t.Scenario} over plain TCP in round {string.Join(", ", t.Rounds.Where(r => !r.Success).Select(r => r.Round))}"));
         _problems.AddRange(cells.Where(c => c.Success && c.Wire is null).Select(c => $"no wire bytes: {c.Scenario} {Display.Of(c.Protocol, c.Transport)}"));
         if (!filtered)
         {
@@ -34,6 +37,11 @@ public sealed class RunChecks(ServiceSession session)
             _problems.AddRange(Catalogue.All
                 .Where(s => s.HasRequest && (!s.UsesDatabase || session.Database is not null) && !floors.Contains(s))
                 .Select(s => $"absent domain floor: {s}"));
+            if (session.Addresses.SenderPort is not null)
+            {
+                var transferred = transfers.Select(t => t.Scenario).ToHashSet();
+                _problems.AddRange(Catalogue.In(ScenarioGroup.BinaryFiles).Where(s => !transferred.Contains(s)).Select(s => $"absent loopback transfer: {s}"));
+            }
         }
         else if (cells.Count == 0)
         {
@@ -42,12 +50,13 @@ public sealed class RunChecks(ServiceSession session)
     }
 
     /// <summary>Prints the verdict of the checks and returns the exit code: 0, 1 (a check failed) or 3 (a service died).</summary>
-    public int Conclude(int cells, int domainFloors)
+    public int Conclude(int cells, int domainFloors, int transfers)
     {
         _problems.InsertRange(0, session.Deaths.Values.Select(death => $"{death}; the results so far are in the reports"));
         if (_problems.Count == 0)
         {
-            Console.WriteLine($"All {cells} cells and {domainFloors} domain floors measured and every report written.");
+            var what = transfers > 0 ? $"{cells} cells, {domainFloors} domain floors and {transfers} loopback transfers" : $"{cells} cells and {domainFloors} domain floors";
+            Console.WriteLine($"All {what} measured and every report written.");
             return ExitCodes.Ok;
         }
 

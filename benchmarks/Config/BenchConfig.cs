@@ -47,7 +47,9 @@ public static class BenchConfig
             .WithOrderer(orderer)
             .WithSummaryStyle(SummaryStyle.Default.WithTimeUnit(TimeUnit.Microsecond).WithMaxParameterColumnWidth(20))
             // A scenario that exists on some protocols only (the binary files) has no case on the others.
-            .AddFilter(new SimpleFilter(c => Cell.IsDomainFloor(c) || Cell.ScenarioOf(c).AppliesTo(Cell.ProtocolOf(c))))
+            .AddFilter(new SimpleFilter(c => !Cell.HasProtocol(c) || Cell.ScenarioOf(c).AppliesTo(Cell.ProtocolOf(c))))
+            // Services started elsewhere (--external) announce no loopback sender.
+            .AddFilter(new SimpleFilter(c => !Cell.IsLoopbackTransfer(c) || LoopbackTransfer.IsAvailable))
             .AddEventProcessor(progress)
             .WithArtifactsPath(resultsDirectory);
         if (allocations)

@@ -24,7 +24,7 @@ public sealed class InterleavedOrderer(Random random) : IOrderer
     public IEnumerable<BenchmarkCase> GetExecutionOrder(ImmutableArray<BenchmarkCase> benchmarksCase, IEnumerable<BenchmarkLogicalGroupRule>? order = null)
     {
         var rows = benchmarksCase
-            .GroupBy(c => (Cell.ScenarioOf(c), Cell.IsDomainFloor(c) ? (Transport?)null : Cell.TransportOf(c)))
+            .GroupBy(c => (Cell.ScenarioOf(c), Cell.HasProtocol(c) ? Cell.TransportOf(c) : (Transport?)null))
             .Select(row => row.ToArray())
             .ToArray();
         random.Shuffle(rows);

@@ -49,7 +49,9 @@ public sealed class ProgressReporter(WireTally wire, int rounds) : EventProcesso
     public override void OnEndRunBenchmark(BenchmarkCase benchmarkCase, BenchmarkReport report)
     {
         _done++;
-        var where = Cell.IsDomainFloor(benchmarkCase) ? "in process" : $"{Display.Of(Cell.ProtocolOf(benchmarkCase)).PadRight(Display.NameWidth)} {Display.Of(Cell.TransportOf(benchmarkCase)),-5}";
+        var where = Cell.HasProtocol(benchmarkCase)
+            ? $"{Display.Of(Cell.ProtocolOf(benchmarkCase)).PadRight(Display.NameWidth)} {Display.Of(Cell.TransportOf(benchmarkCase)),-5}"
+            : Cell.Where(benchmarkCase);
         var name = $"{Cell.ScenarioOf(benchmarkCase).Name,-15} {where.PadRight(Display.NameWidth + 6)}";
         string outcome;
         if (report.Success && report.ResultStatistics is { } stats)

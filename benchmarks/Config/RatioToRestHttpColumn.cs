@@ -32,7 +32,7 @@ public sealed class RatioToRestHttpColumn : IColumn
 
     public static BenchmarkCase? RestHttpCase(Summary summary, BenchmarkCase benchmarkCase) =>
         summary.BenchmarksCases.FirstOrDefault(c =>
-            !Cell.IsDomainFloor(c) &&
+            Cell.HasProtocol(c) &&
             Cell.ScenarioOf(c) == Cell.ScenarioOf(benchmarkCase) &&
             Cell.ProtocolOf(c) == Protocol.Rest &&
             Cell.TransportOf(c) == Transport.Http);

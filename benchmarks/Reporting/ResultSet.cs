@@ -5,11 +5,13 @@ using ProtocolBench.Shared.Clients;
 namespace ProtocolBench.Benchmarks.Reporting;
 
 /// <summary>The cells of a run, looked up by scenario, protocol and transport, and the comparisons the reports make.</summary>
-public sealed class ResultSet(IReadOnlyList<CellResult> cells, IReadOnlyList<DomainFloorResult> domainFloors)
+public sealed class ResultSet(IReadOnlyList<CellResult> cells, IReadOnlyList<DomainFloorResult> domainFloors, IReadOnlyList<TransferResult>? transfers = null)
 {
     public IReadOnlyList<CellResult> Cells { get; } = cells;
 
     public IReadOnlyList<DomainFloorResult> DomainFloors { get; } = domainFloors;
+
+    public IReadOnlyList<TransferResult> Transfers { get; } = transfers ?? [];
 
     public int Rounds => Cells.SelectMany(c => c.Rounds).Select(r => r.Round).DefaultIfEmpty(0).Max();
 
@@ -40,6 +42,8 @@ public sealed class ResultSet(IReadOnlyList<CellResult> cells, IReadOnlyList<Dom
     }
 
     public DomainFloorResult? DomainFloorOf(Scenario scenario) => DomainFloors.FirstOrDefault(d => d.Scenario == scenario && d.Success);
+
+    public TransferResult? TransferOf(Scenario scenario) => Transfers.FirstOrDefault(t => t.Scenario == scenario && t.Success);
 
     /// <summary>
     /// The protocol's overhead: the cell's time − its domain floor's, paired round by round, and the share of the cell's

@@ -9,13 +9,15 @@ namespace ProtocolBench.Benchmarks.Reporting;
 /// verdict with the same code as the report.
 /// </summary>
 /// <param name="DomainFloors">Absent in the files of versions before the domain floor.</param>
-public sealed record RunFile(BenchmarkRun Run, IReadOnlyList<CellResult> Cells, IReadOnlyList<DomainFloorResult>? DomainFloors)
+/// <param name="Transfers">The loopback transfers; absent in the files of versions before them.</param>
+public sealed record RunFile(
+    BenchmarkRun Run, IReadOnlyList<CellResult> Cells, IReadOnlyList<DomainFloorResult>? DomainFloors, IReadOnlyList<TransferResult>? Transfers = null)
 {
     public const string FileName = "summary.json";
 
     /// <summary>What the reports and compare read; derived, so not written to the file.</summary>
     [JsonIgnore]
-    public ResultSet Results => new(Cells, DomainFloors ?? []);
+    public ResultSet Results => new(Cells, DomainFloors ?? [], Transfers ?? []);
 
     public void Save(string directory) => File.WriteAllText(Path.Combine(directory, FileName), JsonSerializer.Serialize(this, ResultsJson.Options));
 

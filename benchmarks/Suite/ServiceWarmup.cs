@@ -13,7 +13,7 @@ namespace ProtocolBench.Benchmarks.Suite;
 /// tier-0 code and cold pools and measure several times slower, which is start-up, not the protocol
 /// (docs/methodology.md, "Warm-up after each start"). The services start with tiering's call-counting delay cut short
 /// (<see cref="Lab.Services.LaunchOptions.PromoteHotCodeEarly"/>), so a few seconds of calls suffice. The domain floors are warmed the same way, in this
-/// process. Then cells with no time per call yet (the first round) are timed for a moment, warm, so that BenchConfig
+/// process, and the loopback transfer over its socket. Then cells with no time per call yet (the first round) are timed for a moment, warm, so that BenchConfig
 /// can size their iterations without BenchmarkDotNet's pilot stage.
 /// </summary>
 public static class ServiceWarmup
@@ -47,18 +47,22 @@ public static class ServiceWarmup
         IReadOnlyList<BenchmarkCase> cases, SuiteRun suite, List<string> failures,
         (TimeSpan Time, int Min, int Max) budget, Action<BenchmarkCase, List<double>> timed, CancellationToken stop)
     {
-        var groups = cases.GroupBy(c => Cell.IsDomainFloor(c) ? "in process" : Display.Of(Cell.ProtocolOf(c), Cell.TransportOf(c)));
-        foreach (var group in groups)
+        foreach (var group in cases.GroupBy(Cell.Where))
         {
             var first = group.First();
-            if (Cell.IsDomainFloor(first) ? suite.Interrupted is not null : suite.Problem(Cell.ProtocolOf(first)) is not null)
+            var problem = Cell.HasProtocol(first) ? suite.Problem(Cell.ProtocolOf(first))
+                : Cell.IsLoopbackTransfer(first) ? suite.Problem(Protocol.Rest)
+                : suite.Interrupted;
+            if (problem is not null)
             {
                 continue;
             }
 
             // In process the benchmark's own code is warmed: the Shared.Domain path and its pooled connections.
-            await using var protocolClient = Cell.IsDomainFloor(first) ? null : ProtocolClients.Create(Cell.ProtocolOf(first), Cell.TransportOf(first), suite.ClientOptions);
-            ILibraryOperations client = (ILibraryOperations?)protocolClient ?? suite.Domain;
+            await using var owned = Cell.HasProtocol(first) ? ProtocolClients.Create(Cell.ProtocolOf(first), Cell.TransportOf(first), suite.ClientOptions)
+                : Cell.IsLoopbackTransfer(first) ? LoopbackTransfer.Client(suite.ClientOptions)
+                : (ILibraryOperations?)null;
+            var client = owned ?? suite.Domain;
             foreach (var benchmarkCase in group)
             {
                 var scenario = Cell.ScenarioOf(benchmarkCase);

@@ -16,5 +16,5 @@ public sealed class WireTally
         _samples.TryGetValue((scenario, protocol, transport), out var sample) ? sample : null;
 
     public WireSample? Find(BenchmarkCase benchmarkCase) =>
-        Cell.IsDomainFloor(benchmarkCase) ? null : Find(Cell.ScenarioOf(benchmarkCase), Cell.ProtocolOf(benchmarkCase), Cell.TransportOf(benchmarkCase));
+        !Cell.HasProtocol(benchmarkCase) ? null : Find(Cell.ScenarioOf(benchmarkCase), Cell.ProtocolOf(benchmarkCase), Cell.TransportOf(benchmarkCase));
 }

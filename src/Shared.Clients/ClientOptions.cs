@@ -54,6 +54,13 @@ public sealed record ServiceAddresses(
     /// <summary>Host name used for HTTPS; must be in the certificate (localhost, 127.0.0.1 or ::1).</summary>
     public string TlsHost { get; init; } = "localhost";
 
+    /// <summary>
+    /// The REST service's loopback sender (a plain TCP socket that sends the payload files' bytes: the benchmark's
+    /// loopback transfer), on <see cref="Host"/>; null when there is none (services started elsewhere, --external).
+    /// Not one of the eight ports: the command asks for any free one and reads it from the service's ready line.
+    /// </summary>
+    public int? SenderPort { get; init; }
+
     public (int Http, int Https) Ports(Protocol protocol) => protocol switch
     {
         Protocol.Rest => (RestHttp, RestHttps),

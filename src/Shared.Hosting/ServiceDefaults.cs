@@ -152,7 +152,8 @@ public static class ServiceDefaults
             // Kestrel's message names the address it could not bind ("Failed to bind to address http://127.0.0.1:5100: ...").
             await Console.Error.WriteLineAsync(
                 $"{serviceName}: cannot listen: {e.Message}\n" +
-                "The port is taken by another process. Stop it, or choose other ports: --Endpoints:HttpPort=N --Endpoints:HttpsPort=M (0: any free port)");
+                "The port is taken by another process. Stop it, or choose other ports: --Endpoints:HttpPort=N --Endpoints:HttpsPort=M " +
+                "(and --Endpoints:SenderPort=K for the loopback sender; 0: any free port)");
             return 3;
         }
         catch (Exception e) when (e is InvalidOperationException or OptionsValidationException or TimeoutException or System.Data.Common.DbException)
@@ -164,9 +165,10 @@ public static class ServiceDefaults
         // The ports actually bound: with port 0 the kernel chose them, and the launcher reads them from this line.
         var (http, https) = BoundPorts(app);
         var database = app.Services.GetRequiredService<IOptions<DatabaseOptions>>().Value.Describe();
+        var sender = app.Services.GetService<LoopbackSender>()?.Port is { } port ? $", tcp://{endpoints.Address}:{port} [loopback sender]" : "";
         Console.WriteLine(
             $"{serviceName} ready (pid {Environment.ProcessId}): http://{endpoints.Address}:{http} " +
-            $"[{Describe(endpoints.CleartextProtocols)}], https://{endpoints.Address}:{https} [h2, http/1.1]; {database}; " +
+            $"[{Describe(endpoints.CleartextProtocols)}], https://{endpoints.Address}:{https} [h2, http/1.1]{sender}; {database}; " +
             (CompressionOptions.IsEnabled(app.Configuration) ? "responses compressed when asked; " : "") +
             $".NET {Environment.Version}, {(System.Runtime.GCSettings.IsServerGC ? "server" : "workstation")} GC");
         await app.WaitForShutdownAsync();

@@ -17,6 +17,12 @@ public sealed class EndpointOptions
 
     /// <summary>Http1 for REST and GraphQL, Http2 (prior knowledge, h2c) for gRPC. HTTPS always offers h2 and http/1.1 by ALPN.</summary>
     public HttpProtocols CleartextProtocols { get; set; } = HttpProtocols.Http1;
+
+    /// <summary>
+    /// The port of the loopback sender (<see cref="LoopbackSender"/>): unset, none; 0, any free port, announced in the
+    /// ready line. The benchmark command asks the REST service for one.
+    /// </summary>
+    public int? SenderPort { get; set; }
 }
 
 /// <summary>Bound from "Certificate".</summary>

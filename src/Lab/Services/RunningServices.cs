@@ -12,7 +12,10 @@ public sealed class RunningServices : IAsyncDisposable
     internal RunningServices(LaunchOptions options, IReadOnlyList<ServiceProcess> processes)
     {
         Processes = processes;
-        Addresses = processes.Aggregate(options.Addresses, (addresses, p) => addresses.WithPorts(p.Spec.Protocol, p.Ports!.Value.Http, p.Ports.Value.Https));
+        Addresses = processes.Aggregate(options.Addresses, (addresses, p) => addresses.WithPorts(p.Spec.Protocol, p.Ports!.Value.Http, p.Ports.Value.Https)) with
+        {
+            SenderPort = processes.FirstOrDefault(p => p.Spec.Protocol == Protocol.Rest)?.SenderPort,
+        };
         _options = options;
     }
 

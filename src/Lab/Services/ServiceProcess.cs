@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using System.Text.RegularExpressions;
+using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Lab.Services;
 
@@ -34,6 +35,9 @@ public sealed partial class ServiceProcess : IDisposable
     /// </summary>
     public (int Http, int Https)? Ports => _ready.Task.IsCompleted ? _ready.Task.Result : null;
 
+    /// <summary>The port of the service's loopback sender, from its ready line ("..., tcp://127.0.0.1:5102 [loopback sender]; ..."); null when it has none.</summary>
+    public int? SenderPort { get; private set; }
+
     /// <summary>Completes when the process exits, for whatever reason.</summary>
     public Task Exited => _process.WaitForExitAsync();
 
@@ -57,6 +61,12 @@ public sealed partial class ServiceProcess : IDisposable
             $"--Database:ConnectionString={options.ConnectionString ?? ""}",
             "--Lifeline=stdin",
         };
+        if (spec.Protocol == Protocol.Rest)
+        {
+            // The loopback transfer's sender: where it listened before a restart, any free port at first.
+            arguments.Add($"--Endpoints:SenderPort={options.Addresses.SenderPort ?? 0}");
+        }
+
         if (!string.IsNullOrWhiteSpace(options.CertificatePath))
         {
             arguments.Add($"--Certificate:Path={options.CertificatePath}");
@@ -212,6 +222,7 @@ public sealed partial class ServiceProcess : IDisposable
 
         if (!_ready.Task.IsCompleted && ReadyLine().Match(line) is { Success: true } ready)
         {
+            SenderPort = SenderOfReadyLine().Match(line) is { Success: true } sender ? int.Parse(sender.Groups["port"].Value) : null;
             _ready.TrySetResult((int.Parse(ready.Groups["http"].Value), int.Parse(ready.Groups["https"].Value)));
         }
 
@@ -227,4 +238,7 @@ public sealed partial class ServiceProcess : IDisposable
 
     [GeneratedRegex(@" ready \(pid \d+\): http://\S+:(?<http>\d+) \[[^\]]*\], https://\S+:(?<https>\d+) \[")]
     private static partial Regex ReadyLine();
+
+    [GeneratedRegex(@"tcp://\S+:(?<port>\d+) \[loopback sender\]")]
+    private static partial Regex SenderOfReadyLine();
 }

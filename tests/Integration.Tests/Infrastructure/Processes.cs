@@ -18,8 +18,8 @@ public static class Processes
         }
     }
 
-    /// <summary>Runs a program to its end (a minute at most); throws with what it printed when it fails.</summary>
-    public static async Task RunAsync(string program, params string[] args)
+    /// <summary>Runs a program to its end (a minute at most) and returns what it printed; throws with its errors when it fails.</summary>
+    public static async Task<string> RunAsync(string program, params string[] args)
     {
         var info = new ProcessStartInfo(program) { RedirectStandardOutput = true, RedirectStandardError = true };
         foreach (var arg in args)
@@ -29,12 +29,14 @@ public static class Processes
 
         using var process = Process.Start(info)!;
         var error = process.StandardError.ReadToEndAsync();
-        await process.StandardOutput.ReadToEndAsync();
+        var output = process.StandardOutput.ReadToEndAsync();
         using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(1));
         await process.WaitForExitAsync(timeout.Token);
         if (process.ExitCode != 0)
         {
             throw new InvalidOperationException($"{program} {string.Join(' ', args)}: exit {process.ExitCode}: {await error}");
         }
+
+        return await output;
     }
 }

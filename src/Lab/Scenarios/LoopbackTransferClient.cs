@@ -1,0 +1,116 @@
+using System.Net.Sockets;
+using ProtocolBench.Shared.Clients;
+using ProtocolBench.Shared.Domain.Authors;
+using ProtocolBench.Shared.Domain.Payloads;
+using ProtocolBench.Shared.Domain.Shapes;
+using ProtocolBench.Shared.Hosting;
+
+namespace ProtocolBench.Lab.Scenarios;
+
+/// <summary>
+/// The binary files from the REST service's loopback sender (<see cref="LoopbackSender"/>): the same bytes over the
+/// same link, between the same cores, without any protocol, the limit the binary files' cells are held against. One
+/// warm connection; a call sends one byte and reads the file's length into an array of that size, as the REST client
+/// reads /raw. Only the binary files exist here: every other operation throws <see cref="NotSupportedException"/>.
+/// </summary>
+/// <param name="files">The files the sender serves, for their lengths; by default the catalogue's.</param>
+public sealed class LoopbackTransferClient(string host, int port, TimeSpan timeout, PayloadFiles? files = null) : ILibraryOperations
+{
+    private static readonly byte[] TextRequest = [LoopbackSender.TextFile];
+    private static readonly byte[] PdfRequest = [LoopbackSender.PdfFile];
+    private readonly SemaphoreSlim _oneAtATime = new(1);
+    private Socket? _connection;
+
+    private PayloadFiles Files => files ?? Catalogue.Files;
+
+    public Task<byte[]>? GetTextFileBinaryAsync(CancellationToken cancellationToken = default) =>
+        TransferAsync(TextRequest, Files.Text.Length, cancellationToken);
+
+    public Task<byte[]>? GetPdfBinaryAsync(CancellationToken cancellationToken = default) =>
+        TransferAsync(PdfRequest, Files.Pdf.Length, cancellationToken);
+
+    public ValueTask DisposeAsync()
+    {
+        _connection?.Dispose();
+        _connection = null;
+        return ValueTask.CompletedTask;
+    }
+
+    private async Task<byte[]> TransferAsync(byte[] request, int length, CancellationToken cancellationToken)
+    {
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        deadline.CancelAfter(timeout);
+        await _oneAtATime.WaitAsync(deadline.Token);
+        try
+        {
+            _connection ??= await ConnectAsync(deadline.Token);
+            await _connection.SendAsync(request, SocketFlags.None, deadline.Token);
+            var bytes = GC.AllocateUninitializedArray<byte>(length);
+            for (var read = 0; read < length;)
+            {
+                var received = await _connection.ReceiveAsync(bytes.AsMemory(read), SocketFlags.None, deadline.Token);
+                read += received > 0
+                    ? received
+                    : throw new IOException($"The loopback sender on {host}:{port} closed the connection after {read:N0} of {length:N0} bytes.");
+            }
+
+            return bytes;
+        }
+        catch
+        {
+            // A connection left mid-file is not reused: the next call opens a new one.
+            _connection?.Dispose();
+            _connection = null;
+            throw;
+        }
+        finally
+        {
+            _oneAtATime.Release();
+        }
+    }
+
+    private async Task<Socket> ConnectAsync(CancellationToken cancellationToken)
+    {
+        var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        try
+        {
+            await socket.ConnectAsync(host, port, cancellationToken);
+            return socket;
+        }
+        catch
+        {
+            socket.Dispose();
+            throw;
+        }
+    }
+
+    private static NotSupportedException NoProtocol() => new("The loopback sender moves the binary files' bytes only: it has no protocol for anything else.");
+
+    public Task<string> CloneAsync(string? text, int? count, CancellationToken cancellationToken = default) => throw NoProtocol();
+
+    public Task<int> GetIntMaxAsync(CancellationToken cancellationToken = default) => throw NoProtocol();
+
+    public Task<int[]> GetIntsAsync(int? count, CancellationToken cancellationToken = default) => throw NoProtocol();
+
+    public Task<AuthorDto> GetSampleAsync(CancellationToken cancellationToken = default) => throw NoProtocol();
+
+    public Task<byte[]> GetTextFileAsync(CancellationToken cancellationToken = default) => throw NoProtocol();
+
+    public Task<byte[]> GetPdfAsync(CancellationToken cancellationToken = default) => throw NoProtocol();
+
+    public Task<IReadOnlyList<AuthorDto>> SearchAuthorsAsync(string? phrase, int? limit = null, CancellationToken cancellationToken = default) => throw NoProtocol();
+
+    public Task<IReadOnlyList<AuthorDto>> ListAuthorsAsync(int? skip = null, int? take = null, CancellationToken cancellationToken = default) => throw NoProtocol();
+
+    public Task<AuthorDto> GetAuthorAsync(int id, CancellationToken cancellationToken = default) => throw NoProtocol();
+
+    public Task<AuthorDto> CreateAuthorAsync(string? name, string? country, CancellationToken cancellationToken = default) => throw NoProtocol();
+
+    public Task<AuthorDto> UpdateAuthorAsync(int id, string? name, string? country, CancellationToken cancellationToken = default) => throw NoProtocol();
+
+    public Task DeleteAuthorAsync(int id, CancellationToken cancellationToken = default) => throw NoProtocol();
+
+    public Task<ShapeDto> GetShapeAsync(string? kind, int id, CancellationToken cancellationToken = default) => throw NoProtocol();
+
+    public Task<IReadOnlyList<ShapeDto>> ListShapesAsync(string? kind, int? count = null, CancellationToken cancellationToken = default) => throw NoProtocol();
+}
