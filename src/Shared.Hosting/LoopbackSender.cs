@@ -24,7 +24,6 @@ public sealed class LoopbackSender(PayloadFiles files, IOptions<EndpointOptions>
     public const byte TextFile = (byte)'t';
     public const byte PdfFile = (byte)'p';
     private const int MaxConnections = 8;
-    private static readonly TimeSpan IdleTimeout = TimeSpan.FromSeconds(130);
 
     private readonly CancellationTokenSource _stopping = new();
     private readonly SemaphoreSlim _connections = new(MaxConnections);
@@ -106,7 +105,7 @@ public sealed class LoopbackSender(PayloadFiles files, IOptions<EndpointOptions>
             while (true)
             {
                 using var idle = CancellationTokenSource.CreateLinkedTokenSource(stopping);
-                idle.CancelAfter(IdleTimeout);
+                idle.CancelAfter(ServiceDefaults.KeepAliveTimeout);
                 if (await connection.ReceiveAsync(request, SocketFlags.None, idle.Token) == 0)
                 {
                     return;

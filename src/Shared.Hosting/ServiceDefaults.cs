@@ -123,6 +123,9 @@ public static class ServiceDefaults
         return app;
     }
 
+    /// <summary>How long an idle connection stays open: Kestrel's keep-alive, and the loopback sender's.</summary>
+    public static readonly TimeSpan KeepAliveTimeout = TimeSpan.FromSeconds(130);
+
     /// <summary>The fixed bytes GET /baseline returns: the transport floor every protocol's numbers sit on.</summary>
     public static readonly byte[] BaselineBody = "protocolbench-baseline\n"u8.ToArray();
 
@@ -192,7 +195,7 @@ public static class ServiceDefaults
         kestrel.AddServerHeader = false;
         kestrel.Limits.MaxRequestBodySize = Limits.RequestBodyMaxBytes;
         kestrel.Limits.RequestHeadersTimeout = TimeSpan.FromSeconds(10);
-        kestrel.Limits.KeepAliveTimeout = TimeSpan.FromSeconds(130);
+        kestrel.Limits.KeepAliveTimeout = KeepAliveTimeout;
         // Kestrel's default, set here because the response budget relies on it: a reader slower than 240 B/s after 5 s,
         // including an HTTP/2 reader that never opens its flow-control window, loses its connection (measured: 6.9 s).
         kestrel.Limits.MinResponseDataRate = new MinDataRate(bytesPerSecond: 240, gracePeriod: TimeSpan.FromSeconds(5));

@@ -124,12 +124,8 @@ public sealed class LoopbackSenderTests(SqliteServices fixture)
             }
 
             // Served: read the rest, so that the connection is idle again.
-            var rest = new byte[Catalogue.Files.Text.Length - 1];
-            for (var read = 0; read < rest.Length;)
-            {
-                read += await socket.ReceiveAsync(rest.AsMemory(read), SocketFlags.None, wait.Token);
-            }
-
+            await using var stream = new NetworkStream(socket, ownsSocket: false);
+            await stream.ReadExactlyAsync(new byte[Catalogue.Files.Text.Length - 1], wait.Token);
             return false;
         }
         catch (SocketException)

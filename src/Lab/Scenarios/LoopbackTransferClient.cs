@@ -10,8 +10,8 @@ namespace ProtocolBench.Lab.Scenarios;
 /// <summary>
 /// The binary files from the REST service's loopback sender (<see cref="LoopbackSender"/>): the same bytes over the
 /// same link, between the same cores, without any protocol, the limit the binary files' cells are held against. One
-/// warm connection; a call sends one byte and reads the file's length into an array of that size, as the REST client
-/// reads /raw. Only the binary files exist here: every other operation throws <see cref="NotSupportedException"/>.
+/// warm connection; a call sends one byte and reads exactly the file's length into an array of that size, as the REST
+/// client reads /raw. Only the binary files exist here: every other operation throws <see cref="NotSupportedException"/>.
 /// </summary>
 /// <param name="files">The files the sender serves, for their lengths; by default the catalogue's.</param>
 public sealed class LoopbackTransferClient(string host, int port, TimeSpan timeout, PayloadFiles? files = null) : ILibraryOperations
@@ -19,7 +19,7 @@ public sealed class LoopbackTransferClient(string host, int port, TimeSpan timeo
     private static readonly byte[] TextRequest = [LoopbackSender.TextFile];
     private static readonly byte[] PdfRequest = [LoopbackSender.PdfFile];
     private readonly SemaphoreSlim _oneAtATime = new(1);
-    private Socket? _connection;
+    private NetworkStream? _connection;
 
     private PayloadFiles Files => files ?? Catalogue.Files;
 
@@ -44,23 +44,20 @@ public sealed class LoopbackTransferClient(string host, int port, TimeSpan timeo
         try
         {
             _connection ??= await ConnectAsync(deadline.Token);
-            await _connection.SendAsync(request, SocketFlags.None, deadline.Token);
+            await _connection.WriteAsync(request, deadline.Token);
             var bytes = GC.AllocateUninitializedArray<byte>(length);
-            for (var read = 0; read < length;)
-            {
-                var received = await _connection.ReceiveAsync(bytes.AsMemory(read), SocketFlags.None, deadline.Token);
-                read += received > 0
-                    ? received
-                    : throw new IOException($"The loopback sender on {host}:{port} closed the connection after {read:N0} of {length:N0} bytes.");
-            }
-
+            await _connection.ReadExactlyAsync(bytes, deadline.Token);
             return bytes;
         }
-        catch
+        catch (Exception e)
         {
             // A connection left mid-file is not reused: the next call opens a new one.
-            _connection?.Dispose();
-            _connection = null;
+            await DisposeAsync();
+            if (e is EndOfStreamException)
+            {
+                throw new IOException($"The loopback sender on {host}:{port} closed the connection before the {length:N0} bytes of the file.", e);
+            }
+
             throw;
         }
         finally
@@ -69,13 +66,13 @@ public sealed class LoopbackTransferClient(string host, int port, TimeSpan timeo
         }
     }
 
-    private async Task<Socket> ConnectAsync(CancellationToken cancellationToken)
+    private async Task<NetworkStream> ConnectAsync(CancellationToken cancellationToken)
     {
         var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
         try
         {
             await socket.ConnectAsync(host, port, cancellationToken);
-            return socket;
+            return new NetworkStream(socket, ownsSocket: true);
         }
         catch
         {
