@@ -151,8 +151,8 @@ public sealed class FaultTableTests(SqliteServices fixture)
     /// <summary>
     /// gRPC's deadline is DEADLINE_EXCEEDED; the others' call timeout is HttpClient's own (a cancellation caused by a timeout).
     /// A 1 ms deadline against a search of 3,112 authors (8 ms of work and more): on a busy machine both sides' timers can
-    /// fire late enough for the answer to arrive first, so the call is made up to five times, and the first that is cut
-    /// short must be cut short the right way.
+    /// fire late enough for the answer to arrive first, so the call is made up to twenty times (CI once saw five in a row
+    /// answered), and the first that is cut short must be cut short the right way.
     /// </summary>
     [Theory]
     [MemberData(nameof(Protocols))]
@@ -160,7 +160,7 @@ public sealed class FaultTableTests(SqliteServices fixture)
     {
         await using var client = ProtocolClients.Create(protocol, Transport.Http, fixture.ClientOptions with { CallTimeout = TimeSpan.FromMilliseconds(1) });
         Exception? error = null;
-        for (var attempt = 0; attempt < 5 && error is null; attempt++)
+        for (var attempt = 0; attempt < 20 && error is null; attempt++)
         {
             try
             {
@@ -172,7 +172,7 @@ public sealed class FaultTableTests(SqliteServices fixture)
             }
         }
 
-        Assert.True(error is not null, "A 1 ms deadline never cut a search of 3,112 authors short in five calls.");
+        Assert.True(error is not null, "A 1 ms deadline never cut a search of 3,112 authors short in twenty calls.");
         if (protocol == Protocol.Grpc)
         {
             Assert.Equal("DEADLINE_EXCEEDED", Assert.IsType<ProtocolClientException>(error).Code);
