@@ -16,6 +16,8 @@ namespace ProtocolBench.Benchmarks.Cli;
 public sealed class RoundRunner(
     BenchOptions options, BenchmarkDotNetArguments arguments, ServiceSession session, SuiteRun suite, long? clientMask, string results, Interruption interruption)
 {
+    private readonly ServerCostDiagnoser _cost = new(session.Meter);
+
     public async Task<MeasuredRounds> RunAsync()
     {
         var progress = new ProgressReporter(suite.Wire, options.Rounds);
@@ -69,8 +71,14 @@ public sealed class RoundRunner(
             // The classes in a new order too: the floor is not always measured first, right after a restart.
             var types = BenchmarkCommand.SuiteTypes.ToArray();
             random.Shuffle(types);
+            var dropped = _cost.Dropped;
             var summaries = RunRound(types, config, perCall);
             rounds.Add((round, summaries));
+            if (_cost.Dropped > dropped)
+            {
+                Console.WriteLine($"  server cost: {_cost.Dropped - dropped} cell(s) not read in round {round}: the service's meter collected after the next requests began");
+            }
+
             foreach (var report in summaries.SelectMany(s => s.Reports).Where(r => r.Success))
             {
                 perCall[Cell.Id(report.BenchmarkCase)] = report.ResultStatistics!.Median;
@@ -81,7 +89,7 @@ public sealed class RoundRunner(
     }
 
     private IConfig RoundConfig(string folder, Random random, ProgressReporter progress, bool allocations) =>
-        arguments.Apply(BenchConfig.Create(options, folder, clientMask, suite.Wire, new InterleavedOrderer(random), progress, allocations));
+        arguments.Apply(BenchConfig.Create(options, folder, clientMask, suite.Wire, new InterleavedOrderer(random), progress, allocations, _cost));
 
     /// <summary>One round as BenchmarkSwitcher would run it, with each cell's iterations sized (<see cref="BenchConfig.SizeIterations"/>).</summary>
     private static List<Summary> RunRound(Type[] types, IConfig config, IReadOnlyDictionary<string, double> perCall)

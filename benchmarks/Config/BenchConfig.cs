@@ -26,8 +26,10 @@ public static class BenchConfig
     /// Measure the client's allocations (MemoryDiagnoser). It costs one more iteration per cell; allocations per operation
     /// do not change from round to round, so the command asks for them in the first round only.
     /// </param>
+    /// <param name="cost">Reads the services' cost per operation (server CPU and allocations, client CPU); null: not measured.</param>
     public static IConfig Create(
-        BenchOptions options, string resultsDirectory, long? affinity, WireTally wire, IOrderer orderer, ProgressReporter progress, bool allocations = true)
+        BenchOptions options, string resultsDirectory, long? affinity, WireTally wire, IOrderer orderer, ProgressReporter progress, bool allocations = true,
+        ServerCostDiagnoser? cost = null)
     {
         var config = ManualConfig.CreateEmpty()
             .AddJob(SuiteJob(options.Job, affinity))
@@ -55,6 +57,11 @@ public static class BenchConfig
         if (allocations)
         {
             config.AddDiagnoser(new MemoryDiagnoser(new MemoryDiagnoserConfig(displayGenColumns: false)));
+        }
+
+        if (cost is not null)
+        {
+            config.AddDiagnoser(cost);
         }
 
         config.AddLogger(options.Verbose ? ConsoleLogger.Default : new ErrorsOnlyConsoleLogger());

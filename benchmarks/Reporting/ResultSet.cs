@@ -73,6 +73,31 @@ public sealed class ResultSet(IReadOnlyList<CellResult> cells, IReadOnlyList<Dom
     public RatioInterval? RatioToRest(Scenario scenario, Protocol protocol, Transport transport) =>
         Find(scenario, protocol, transport) is { } cell ? RatioToRest(cell) : null;
 
+    /// <summary>A cell's server CPU per operation ÷ REST's on the same row, paired round by round; null for REST, without REST, or unread.</summary>
+    public RatioInterval? ServerCpuToRest(CellResult cell)
+    {
+        if (cell.Protocol == Protocol.Rest || Find(cell.Scenario, Protocol.Rest, cell.Transport) is not { } rest)
+        {
+            return null;
+        }
+
+        var rounds = (from a in rest.Measured
+                      join b in cell.Measured on a.Round equals b.Round
+                      where a.Cost is not null && b.Cost is not null
+                      select (OfRest: a.Cost!.ServerCpuMicros, OfCell: b.Cost!.ServerCpuMicros)).ToList();
+        return rounds.Count == 0 ? null : RatioInterval.Paired([.. rounds.Select(r => r.OfRest)], [.. rounds.Select(r => r.OfCell)]);
+    }
+
+    /// <summary>
+    /// The services' CPU time over every reading of the run, by their runtimes' account and by the kernel's over the same
+    /// windows (the check), in seconds, and how many readings.
+    /// </summary>
+    public (double Runtime, double Kernel, int Readings) CpuAccounts()
+    {
+        var costs = Cells.Cast<Timed>().Concat(Transfers).SelectMany(t => t.Costs).Where(c => double.IsFinite(c.KernelCpuMicros)).ToList();
+        return (costs.Sum(c => c.ServerCpuMicros * c.Operations) / 1e6, costs.Sum(c => c.KernelCpuMicros * c.Operations) / 1e6, costs.Count);
+    }
+
     /// <summary>How much the cells' medians moved between rounds: the median and the 90th percentile of their spreads.</summary>
     public (double Median, double P90, int Cells) Stability()
     {

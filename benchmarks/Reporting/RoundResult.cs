@@ -1,10 +1,16 @@
 using BenchmarkDotNet.Engines;
 using BenchmarkDotNet.Reports;
+using ProtocolBench.Benchmarks.Config;
+using ProtocolBench.Lab.Costs;
 
 namespace ProtocolBench.Benchmarks.Reporting;
 
-/// <summary>One cell in one round: BenchmarkDotNet's statistics of its iterations (nanoseconds per operation).</summary>
-public sealed record RoundResult(int Round, bool Success, double Median, double Mean, double P95, IReadOnlyList<double> Iterations, long? AllocatedPerOp)
+/// <summary>
+/// One cell in one round: BenchmarkDotNet's statistics of its iterations (nanoseconds per operation), the client's
+/// allocations (first round), and what the operations cost the service (<see cref="ServerCostDiagnoser"/>).
+/// </summary>
+public sealed record RoundResult(
+    int Round, bool Success, double Median, double Mean, double P95, IReadOnlyList<double> Iterations, long? AllocatedPerOp, CostPerOp? Cost = null)
 {
     public static RoundResult From(int round, BenchmarkReport report)
     {
@@ -20,6 +26,7 @@ public sealed record RoundResult(int Round, bool Success, double Median, double 
             stats?.Mean ?? double.NaN,
             stats?.Percentiles.P95 ?? double.NaN,
             iterations,
-            stats is null ? null : report.GcStats.GetBytesAllocatedPerOperation(report.BenchmarkCase));
+            stats is null ? null : report.GcStats.GetBytesAllocatedPerOperation(report.BenchmarkCase),
+            stats is null ? null : ServerCostDiagnoser.CostOf(report));
     }
 }

@@ -113,7 +113,9 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
 
     public Table CellTable()
     {
-        var table = new Table("Operation", "Protocol", "Transport", "Time", "P95", "× REST [95 % interval]", "Round spread", "Allocated/op", "Wire bytes/op");
+        var table = new Table(
+            "Operation", "Protocol", "Transport", "Time", "P95", "× REST [95 % interval]", "Round spread", "Allocated/op", "Wire bytes/op",
+            "Server CPU/op", "Server alloc/op", "Client CPU/op");
         foreach (var (scenario, transport) in results.Rows())
         {
             foreach (var protocol in Display.Protocols)
@@ -126,7 +128,7 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
 
                 if (!cell.Success)
                 {
-                    table.Add(scenario.Short, Display.Of(protocol), Display.Of(transport), new TableCell("FAILED", true), "", "", "", "", "");
+                    table.Add(scenario.Short, Display.Of(protocol), Display.Of(transport), new TableCell("FAILED", true), "", "", "", "", "", "", "", "");
                     continue;
                 }
 
@@ -139,7 +141,10 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
                     protocol == Protocol.Rest ? "1" : results.RatioToRest(cell)?.ToString() ?? "–",
                     double.IsFinite(cell.RoundSpread) ? cell.RoundSpread.ToString("P0", Invariant) : "–",
                     cell.AllocatedPerOp is { } allocated ? Format.Size(allocated) : "?",
-                    cell.Wire is { } wire ? Format.Bytes(wire.TotalPerOp) : "?");
+                    cell.Wire is { } wire ? Format.Bytes(wire.TotalPerOp) : "?",
+                    Micros(cell.ServerCpuMicros),
+                    Size(cell.ServerAllocatedBytes),
+                    Micros(cell.ClientCpuMicros));
             }
         }
 
@@ -261,6 +266,46 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
 
         return table;
     }
+
+    /// <summary>Per operation, protocol and transport: the service's CPU time and allocations per operation, CPU ÷ REST's with its interval.</summary>
+    public Table? ServerCostTable()
+    {
+        if (!results.Cells.Any(c => c.Costs.Any()))
+        {
+            return null;
+        }
+
+        var table = new Table(["Operation (server CPU/op, × REST [95 %]; allocated/op)", .. Columns().Select(c => Display.Of(c.Protocol, c.Transport))]);
+        foreach (var scenario in Catalogue.All.Where(results.Has))
+        {
+            table.Add([scenario.Short, .. Columns().Select(c =>
+            {
+                if (results.Find(scenario, c.Protocol, c.Transport) is not { } cell || !double.IsFinite(cell.ServerCpuMicros))
+                {
+                    return (TableCell)"–";
+                }
+
+                var ratio = results.ServerCpuToRest(cell) is { } r ? $" ({r})" : "";
+                return (TableCell)$"{Micros(cell.ServerCpuMicros)}{ratio}; {Size(cell.ServerAllocatedBytes)}";
+            })]);
+        }
+
+        return table;
+    }
+
+    /// <summary>The check of the services' CPU accounts, as the server-cost section states it.</summary>
+    public string CpuCheck()
+    {
+        var (runtime, kernel, readings) = results.CpuAccounts();
+        return readings == 0
+            ? "No reading had the kernel's account to check it with (no /proc)."
+            : $"The check: over the {readings} readings of this run, the services' runtimes counted {runtime:F2} s of CPU and the kernel " +
+              $"(/proc/PID/stat, 10 ms steps) {kernel:F2} s over the same windows: {(runtime - kernel) / kernel:+0.0 %;−0.0 %} by the runtime's account.";
+    }
+
+    private static string Micros(double micros) => double.IsFinite(micros) ? Format.Time(micros * 1e3) : "–";
+
+    private static string Size(double bytes) => double.IsFinite(bytes) ? Format.Size((long)bytes) : "–";
 
     /// <summary>
     /// Kamiński et al.: "WebSocket moves the fewest bytes". Per operation and transport measured on every protocol, which
@@ -391,6 +436,19 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
                 "; the ratio is to REST on the same transport. " + FewestBytes(),
                 WireTable(), null),
         };
+
+        sections.Insert(sections.FindIndex(x => x.Title == "Bytes on the wire per operation") + 1,
+            ("What each operation costs the service",
+                "The service's CPU time per operation (user + system) and the bytes it allocated per operation, by its runtime's own " +
+                "account: its System.Runtime meter (dotnet.process.cpu.time, dotnet.gc.heap.total_allocated) read over EventPipe, as " +
+                "dotnet-counters reads it, when a cell's measured iterations begin and when they end (the service idle at both " +
+                "instants; warm-up and pilot left out). CPU is the geometric mean of the rounds' and, in parentheses, ÷ REST's on the " +
+                "same row, paired round by round with its 95 % interval; allocations the median of the rounds'. The services run " +
+                "one per process, so a protocol's figure is its service's alone (both SignalR columns are the one SignalR service). " +
+                "Client CPU per operation is in \"Every cell\". " + CpuCheck(),
+                ServerCostTable(), null));
+        sections.Insert(sections.FindIndex(x => x.Title == "What each operation costs the service") + 1,
+            ("Server CPU chart", "The table's CPU times; each operation has its own scale.", null, BarChart.ServerCpu(results)));
 
         var notes = new[]
         {

@@ -1,4 +1,5 @@
 using ProtocolBench.Lab;
+using ProtocolBench.Lab.Costs;
 
 namespace ProtocolBench.Benchmarks.Reporting;
 
@@ -19,6 +20,18 @@ public abstract record Timed(IReadOnlyList<RoundResult> Rounds)
 
     public long? AllocatedPerOp =>
         Measured.Select(r => r.AllocatedPerOp).OfType<long>().ToList() is { Count: > 0 } allocated ? (long)Statistic.Median(allocated.Select(a => (double)a)) : null;
+
+    /// <summary>The rounds in which the service's cost was read (<see cref="Config.ServerCostDiagnoser"/>).</summary>
+    public IEnumerable<CostPerOp> Costs => Measured.Select(r => r.Cost).OfType<CostPerOp>();
+
+    /// <summary>The service's CPU time per operation, µs: the geometric mean of the rounds' (as <see cref="Time"/>); NaN when it was never read.</summary>
+    public double ServerCpuMicros => Statistic.GeometricMean(Costs.Select(c => c.ServerCpuMicros));
+
+    /// <summary>The bytes the service allocated per operation: the median of the rounds'.</summary>
+    public double ServerAllocatedBytes => Statistic.Median(Costs.Select(c => c.ServerAllocatedBytes));
+
+    /// <summary>This process's CPU time per operation, µs: the geometric mean of the rounds'.</summary>
+    public double ClientCpuMicros => Statistic.GeometricMean(Costs.Select(c => c.ClientCpuMicros));
 
     /// <summary>How far the rounds' medians lie apart: (highest − lowest) ÷ median; NaN with one round.</summary>
     public double RoundSpread

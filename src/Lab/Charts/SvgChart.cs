@@ -113,16 +113,32 @@ public static class SvgChart
     /// </summary>
     public static string Panels(string title, IReadOnlyList<(string Name, string Colour, bool Pale)> legend, IReadOnlyList<Panel> panels)
     {
-        const int labelWidth = 330, barArea = 430, barHeight = 11, barGap = 2, panelGap = 16, top = 64;
+        const int labelWidth = 330, barArea = 430, barHeight = 11, barGap = 2, panelGap = 16, legendLine = 16;
         var bars = panels.Count == 0 ? 0 : panels.Max(p => p.Bars.Count);
         var panelHeight = bars * (barHeight + barGap);
         var width = labelWidth + barArea + 90;
+        // The legend in lines as wide as the chart, each entry as wide as its name (about 7 px a character at this size).
+        var entries = new List<(double X, int Line)>();
+        var (left, line) = (20.0, 0);
+        foreach (var entry in legend)
+        {
+            var entryWidth = 16 + entry.Name.Length * 7 + 14;
+            if (left + entryWidth > width && left > 20)
+            {
+                (left, line) = (20, line + 1);
+            }
+
+            entries.Add((left, line));
+            left += entryWidth;
+        }
+
+        var top = 64 + (entries.Count == 0 ? 0 : entries[^1].Line * legendLine);
         var svg = Begin(title, width, top + panels.Count * (panelHeight + panelGap));
         for (var i = 0; i < legend.Count; i++)
         {
-            var x = labelWidth - 200 + i * 108;
-            svg.Append($"<rect x=\"{x}\" y=\"36\" width=\"12\" height=\"10\" fill=\"{legend[i].Colour}\" fill-opacity=\"{Opacity(legend[i].Pale)}\"/>");
-            Text(svg, x + 16, 45, legend[i].Name, "start");
+            var (x, y0) = (entries[i].X, 36 + entries[i].Line * legendLine);
+            svg.Append($"<rect x=\"{F(x)}\" y=\"{y0}\" width=\"12\" height=\"10\" fill=\"{legend[i].Colour}\" fill-opacity=\"{Opacity(legend[i].Pale)}\"/>");
+            Text(svg, x + 16, y0 + 9, legend[i].Name, "start");
         }
 
         var y = top;

@@ -42,6 +42,12 @@ public sealed record LaunchOptions
 
     public const int CallCountingDelayMs = 10;
 
+    /// <summary>
+    /// Read each service's own account of its CPU time and allocations (<see cref="Costs.ServiceMeter"/>) from the moment
+    /// it is healthy. The commands ask for it; the tests that check it do.
+    /// </summary>
+    public bool MeterServices { get; init; }
+
     /// <summary>A network namespace to run the services in (ip netns exec), for --network; null: this machine's own.</summary>
     public string? NetworkNamespace { get; init; }
 

@@ -34,6 +34,14 @@ public static partial class ServiceLauncher
             var watch = Stopwatch.StartNew();
             await Task.WhenAll(processes.Select(p => WaitHealthyAsync(p, options, cancellationToken)));
             await PinAsync(processes, options, cancellationToken);
+            if (options.MeterServices)
+            {
+                foreach (var problem in processes.Select(p => p.AttachMeter()).OfType<string>())
+                {
+                    progress?.Invoke(problem);
+                }
+            }
+
             var running = new RunningServices(options, processes);
             progress?.Invoke($"all {processes.Count} services healthy after {watch.Elapsed.TotalSeconds:F1} s" +
                              (options.Addresses.HasAnyFreePort ? $" on ports {running.Addresses}" : ""));

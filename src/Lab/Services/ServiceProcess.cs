@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using System.Text.RegularExpressions;
+using ProtocolBench.Lab.Costs;
 using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Lab.Services;
@@ -37,6 +38,16 @@ public sealed partial class ServiceProcess : IDisposable
 
     /// <summary>The port of the service's loopback sender, from its ready line ("..., tcp://127.0.0.1:5102 [loopback sender]; ..."); null when it has none.</summary>
     public int? SenderPort { get; private set; }
+
+    /// <summary>The service's own account of what it spends (<see cref="LaunchOptions.MeterServices"/>); null when not asked for or not reachable.</summary>
+    public ServiceMeter? Meter { get; private set; }
+
+    /// <summary>Starts reading the service's meter; says why not when its diagnostics cannot be reached.</summary>
+    public string? AttachMeter()
+    {
+        Meter = ServiceMeter.TryAttach(Id, out var problem);
+        return problem is null ? null : $"{Spec.Name} (pid {Id}): its runtime's diagnostics cannot be reached ({problem}); its cost is not measured";
+    }
 
     /// <summary>Completes when the process exits, for whatever reason.</summary>
     public Task Exited => _process.WaitForExitAsync();
@@ -144,6 +155,7 @@ public sealed partial class ServiceProcess : IDisposable
     /// <summary>Closes the lifeline (graceful stop), waits, then kills the process tree.</summary>
     public async Task StopAsync(TimeSpan grace)
     {
+        Meter?.Dispose();
         if (HasExited)
         {
             return;
@@ -185,6 +197,7 @@ public sealed partial class ServiceProcess : IDisposable
 
     public void Dispose()
     {
+        Meter?.Dispose();
         Kill();
         Refresh();
         _process.Dispose();

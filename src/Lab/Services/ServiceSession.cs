@@ -60,6 +60,10 @@ public sealed class ServiceSession : IAsyncDisposable
     /// <summary>Cancelled when the protocol's service dies.</summary>
     public CancellationToken Alive(Protocol protocol) => _alive[protocol.Service()].Token;
 
+    /// <summary>The own account of the service that serves <paramref name="protocol"/> (<see cref="Costs.ServiceMeter"/>); null for --external services or when it cannot be read.</summary>
+    public Costs.ServiceMeter? Meter(Protocol protocol) =>
+        _running?.Processes.FirstOrDefault(p => p.Spec.Protocol == protocol.Service() && !p.HasExited)?.Meter;
+
     /// <summary>Why a protocol's service cannot be measured any more, or null.</summary>
     public string? Problem(Protocol protocol) => _deaths.GetValueOrDefault(protocol.Service());
 
@@ -90,6 +94,7 @@ public sealed class ServiceSession : IAsyncDisposable
                     ConnectionString = settings.Database.ConnectionString,
                     ServerCpus = settings.Pinning.ServerCpus,
                     PromoteHotCodeEarly = true,
+                    MeterServices = true,
                     Settings = settings.Conditions.ServiceSettings,
                     NetworkNamespace = link?.Namespace,
                 },

@@ -1,0 +1,151 @@
+using System.Collections.Concurrent;
+using BenchmarkDotNet.Analysers;
+using BenchmarkDotNet.Columns;
+using BenchmarkDotNet.Diagnosers;
+using BenchmarkDotNet.Engines;
+using BenchmarkDotNet.Exporters;
+using BenchmarkDotNet.Loggers;
+using BenchmarkDotNet.Reports;
+using BenchmarkDotNet.Running;
+using BenchmarkDotNet.Validators;
+using ProtocolBench.Benchmarks.Suite;
+using ProtocolBench.Lab.Costs;
+using ProtocolBench.Shared.Clients;
+
+namespace ProtocolBench.Benchmarks.Config;
+
+/// <summary>
+/// What each operation costs the service, and the client: the service's meter (<see cref="ServiceMeter"/>) is read
+/// when BenchmarkDotNet begins a cell's measured iterations and when it ends them, so the warm-up and the pilot are
+/// left out. The figures are BenchmarkDotNet metrics, hence columns of its reports, and reach the summary through them
+/// (<see cref="CostOf"/>). A reading taken while the service was not idle is dropped and counted (<see cref="Dropped"/>).
+/// </summary>
+public sealed class ServerCostDiagnoser(Func<Protocol, ServiceMeter?> meterOf) : IDiagnoser
+{
+    private static readonly CostMetric ServerCpu = new(
+        "ServerCpu", "Server CPU", "The service's CPU time per operation (user + system) by its runtime's own account (dotnet.process.cpu.time), measured iterations only", UnitType.Time, 1);
+
+    private static readonly CostMetric ServerAllocated = new(
+        "ServerAllocated", "Server alloc", "Bytes the service allocated per operation (dotnet.gc.heap.total_allocated), measured iterations only", UnitType.Size, 2);
+
+    private static readonly CostMetric KernelCpu = new(
+        "KernelCpu", "Server CPU (kernel)", "The same CPU time by the kernel's account (/proc/PID/stat, 10 ms steps at each end): the check", UnitType.Time, 3);
+
+    private static readonly CostMetric ClientCpu = new(
+        "ClientCpu", "Client CPU", "This process's CPU time per operation over the same iterations (the client's work and the harness's)", UnitType.Time, 4);
+
+    private readonly ConcurrentDictionary<string, Window> _windows = new();
+    private int _dropped;
+
+    /// <summary>Cells whose readings were dropped in this round: the service's collection came after the next requests began.</summary>
+    public int Dropped => _dropped;
+
+    public IEnumerable<string> Ids => ["ServerCost"];
+
+    public IEnumerable<IExporter> Exporters => [];
+
+    public IEnumerable<IAnalyser> Analysers => [];
+
+    /// <summary>The cost per operation BenchmarkDotNet's report of a cell holds, or null when it was not measured.</summary>
+    public static CostPerOp? CostOf(BenchmarkReport report) =>
+        report.Metrics.TryGetValue(ServerCpu.Id, out var cpu) && report.Metrics.TryGetValue(ServerAllocated.Id, out var allocated)
+            ? new CostPerOp(
+                ActualOperations(report.AllMeasurements),
+                cpu.Value / 1e3,
+                allocated.Value,
+                report.Metrics.TryGetValue(KernelCpu.Id, out var kernel) ? kernel.Value / 1e3 : double.NaN,
+                report.Metrics.TryGetValue(ClientCpu.Id, out var client) ? client.Value / 1e3 : double.NaN,
+                Precise: true)
+            : null;
+
+    public RunMode GetRunMode(BenchmarkCase benchmarkCase) => Service(benchmarkCase) is null ? RunMode.None : RunMode.NoOverhead;
+
+    public void Handle(HostSignal signal, DiagnoserActionParameters parameters)
+    {
+        var id = Cell.Id(parameters.BenchmarkCase);
+        switch (signal)
+        {
+            case HostSignal.BeforeActualRun when Service(parameters.BenchmarkCase) is { } protocol && meterOf(protocol) is { } meter:
+                var start = meter.Pause();
+                _windows[id] = new Window(meter, start, Environment.CpuUsage.TotalTime);
+                break;
+            case HostSignal.AfterActualRun when _windows.TryGetValue(id, out var window):
+                var client = Environment.CpuUsage.TotalTime - window.ClientStart;
+                _windows[id] = window with { End = window.Meter.Pause(), ClientSeconds = client.TotalSeconds };
+                break;
+        }
+    }
+
+    public IEnumerable<Metric> ProcessResults(DiagnoserResults results)
+    {
+        if (!_windows.TryRemove(Cell.Id(results.BenchmarkCase), out var window) || window.End is not { } end)
+        {
+            return [];
+        }
+
+        ServerReading before, after;
+        try
+        {
+            before = window.Meter.Read(window.Start);
+            after = window.Meter.Read(end);
+        }
+        catch (TimeoutException)
+        {
+            return [];
+        }
+
+        var cost = CostPerOp.Between(before, after, ActualOperations(results.Measurements), window.ClientSeconds);
+        if (!cost.Precise)
+        {
+            Interlocked.Increment(ref _dropped);
+            return [];
+        }
+
+        return
+        [
+            new Metric(ServerCpu, cost.ServerCpuMicros * 1e3),
+            new Metric(ServerAllocated, cost.ServerAllocatedBytes),
+            new Metric(KernelCpu, cost.KernelCpuMicros * 1e3),
+            new Metric(ClientCpu, cost.ClientCpuMicros * 1e3),
+        ];
+    }
+
+    public void DisplayResults(ILogger logger)
+    {
+    }
+
+    public IEnumerable<ValidationError> Validate(ValidationParameters validationParameters) => [];
+
+    /// <summary>The service a case calls: its protocol's, or the REST service's for the loopback transfer (its sender lives there); none for the domain floor.</summary>
+    private static Protocol? Service(BenchmarkCase benchmarkCase) =>
+        Cell.HasProtocol(benchmarkCase) ? Cell.ProtocolOf(benchmarkCase)
+        : Cell.IsLoopbackTransfer(benchmarkCase) ? Protocol.Rest
+        : null;
+
+    private static long ActualOperations(IEnumerable<Measurement> measurements) =>
+        measurements.Where(m => m.IterationMode == IterationMode.Workload && m.IterationStage == IterationStage.Actual).Sum(m => m.Operations);
+
+    private sealed record Window(ServiceMeter Meter, MeterMark Start, TimeSpan ClientStart, MeterMark? End = null, double ClientSeconds = double.NaN);
+
+    /// <summary>A cost metric: times in nanoseconds and sizes in bytes, as BenchmarkDotNet formats them in the summary's units.</summary>
+    private sealed class CostMetric(string id, string displayName, string legend, UnitType unitType, int priority) : IMetricDescriptor
+    {
+        public string Id => id;
+
+        public string DisplayName => displayName;
+
+        public string Legend => legend;
+
+        public string NumberFormat => "N1";
+
+        public UnitType UnitType => unitType;
+
+        public string Unit => unitType == UnitType.Size ? "B" : "ns";
+
+        public bool TheGreaterTheBetter => false;
+
+        public int PriorityInCategory => priority;
+
+        public bool GetIsAvailable(Metric metric) => true;
+    }
+}
