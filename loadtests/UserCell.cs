@@ -1,4 +1,5 @@
 using HdrHistogram;
+using ProtocolBench.Lab.Costs;
 using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Shared.Clients;
 
@@ -21,7 +22,9 @@ public sealed record UserCell(
     long BytesReceived,
     TallySummary Requests,
     TallySummary Warmup,
-    NothingLostResult? NothingLost)
+    NothingLostResult? NothingLost,
+    /// <summary>What each request cost the service (and the client), over the measured requests; null when the service's meter could not be read.</summary>
+    CostPerOp? Cost = null)
 {
     public const string Complete = "complete";
 

@@ -35,6 +35,15 @@ public static class LoadCharts
                 new BarSeries("p95", "#4292c6", atTop.Select(c => c?.Latency.P95Ms ?? double.NaN).ToList()),
                 new BarSeries("p99", "#08306b", atTop.Select(c => c?.Latency.P99Ms ?? double.NaN).ToList()),
             ]));
+            if (atTop.Any(c => c?.Cost is not null))
+            {
+                yield return ($"cost-{scenario.Name}.svg", SvgChart.Bars($"CPU time per request at {top} users: {title}", "microseconds per request", groups,
+                [
+                    new BarSeries("server", "#6a51a3", atTop.Select(c => c?.Cost?.ServerCpuMicros ?? double.NaN).ToList()),
+                    new BarSeries("client", "#bcbddc", atTop.Select(c => c?.Cost?.ClientCpuMicros ?? double.NaN).ToList()),
+                ]));
+            }
+
             yield return ($"bytes-{scenario.Name}.svg", SvgChart.Bars($"Bytes on the wire per request at {top} users: {title}", "kilobytes per request", groups,
             [
                 new BarSeries("received", "#74c476", atTop.Select(c => c?.KilobytesPerRequestReceived ?? double.NaN).ToList()),

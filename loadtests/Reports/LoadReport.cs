@@ -128,6 +128,10 @@ public static class LoadReport
                     : $"HTTP/1.1: one per user; HTTP/2: one per {s.UsersPerHttp2Connection} users (a client, hence a connection, each)"),
                 ("Throughput", "successful requests ÷ wall time from the moment all users start to the moment the last one ends"),
                 ("Latency", "successful requests only; HdrHistogram (µs, 3 significant digits), one per user, merged with `Add`"),
+                ("Server cost", "per request sent: the service's CPU time (user + system) and allocations by its runtime's own account " +
+                                "(System.Runtime meter over EventPipe), read with the service idle just before the users start and after " +
+                                "the last one ends; client CPU: this process over the same requests " +
+                                "([method](../../docs/methodology.md#what-an-operation-costs-the-service)). " + CpuCheck(r.Users)),
             ]);
         }
 
@@ -135,6 +139,8 @@ public static class LoadReport
         {
             rows.Add(("Paced", $"{s.Rate:0.##} requests/s on a fixed schedule × {s.Count} per cell after {s.PacedWarmup} back-to-back warm-up requests (excluded); " +
                                $"scenarios {string.Join(", ", s.PacedScenarios)}; each timed by Stopwatch"));
+            rows.Add(("Paced server cost", "not read: the service idles between paced requests, and an account over the cell would charge the idle " +
+                                           "time to them; the benchmark command measures each operation's cost"));
         }
 
         rows.AddRange([
@@ -190,14 +196,18 @@ public static class LoadReport
         foreach (var scenario in r.Users.Select(c => c.Scenario).Distinct())
         {
             report.Section(scenario.Label).Add(
-                new Table("users", "protocol", "transport", "conns", "req/s", "mean ms", "p50", "p95", "p99", "max", "MB in", "MB out", "KB/req in", "KB/req out", "errors", "status")
+                new Table(
+                        "users", "protocol", "transport", "conns", "req/s", "mean ms", "p50", "p95", "p99", "max", "MB in", "MB out", "KB/req in", "KB/req out",
+                        "server CPU µs/req", "server KB/req", "client CPU µs/req", "errors", "status")
                     .AddRange(r.Users.Where(c => c.Scenario == scenario).Select(c => new TableCell[]
                     {
                         $"{c.Users}", Display.Of(c.Protocol), Display.Of(c.Transport), $"{c.Connections}", F(c.RequestsPerSecond, 0),
                         F(c.Latency.MeanMs), F(c.Latency.P50Ms), F(c.Latency.P95Ms), F(c.Latency.P99Ms), F(c.Latency.MaxMs),
-                        F(c.MegabytesReceived), F(c.MegabytesSent), F(c.KilobytesPerRequestReceived), F(c.KilobytesPerRequestSent), c.Requests.ErrorText, c.Status,
+                        F(c.MegabytesReceived), F(c.MegabytesSent), F(c.KilobytesPerRequestReceived), F(c.KilobytesPerRequestSent),
+                        F(c.Cost?.ServerCpuMicros ?? double.NaN, 0), F((c.Cost?.ServerAllocatedBytes ?? double.NaN) / 1e3, 1), F(c.Cost?.ClientCpuMicros ?? double.NaN, 0),
+                        c.Requests.ErrorText, c.Status,
                     })));
-            foreach (var kind in new[] { "throughput", "latency", "bytes" })
+            foreach (var kind in new[] { "throughput", "latency", "bytes", "cost" })
             {
                 if (charts.TryGetValue($"{kind}-{scenario.Name}.svg", out var svg))
                 {
@@ -217,6 +227,21 @@ public static class LoadReport
                 report.Figure(svg, $"![paced {scenario.Name}](paced-{scenario.Name}.svg)");
             }
         }
+    }
+
+    /// <summary>The services' CPU over the virtual-user cells by their runtimes' account against the kernel's over the same windows.</summary>
+    public static string CpuCheck(IReadOnlyList<UserCell> cells)
+    {
+        var costs = cells.Select(c => c.Cost).OfType<Lab.Costs.CostPerOp>().Where(c => double.IsFinite(c.KernelCpuMicros)).ToList();
+        if (costs.Count == 0)
+        {
+            return "No cell's cost was read.";
+        }
+
+        var runtime = costs.Sum(c => c.ServerCpuMicros * c.Operations) / 1e6;
+        var kernel = costs.Sum(c => c.KernelCpuMicros * c.Operations) / 1e6;
+        return $"The check: over {costs.Count} cells, the runtimes counted {runtime:F2} s of CPU and the kernel (/proc/PID/stat) {kernel:F2} s " +
+               $"over the same windows: {(runtime - kernel) / kernel:+0.0 %;−0.0 %} by the runtime's account.";
     }
 
     private static string F(double value, int decimals = 2) =>

@@ -83,6 +83,7 @@ public sealed class ResultsFolder
             "scenario", "protocol", "transport", "users", "requests_per_user", "connections", "status", "elapsed_s", "requests_per_s", "latency_count",
             "mean_ms", "p50_ms", "p90_ms", "p95_ms", "p99_ms", "max_ms", "mb_received", "mb_sent", "kb_received_per_request", "kb_sent_per_request",
             "issued", "ok", "failed", "timed_out", "cancelled", "balanced", "errors", "warmup_issued", "warmup_not_ok", "nothing_lost",
+            "server_cpu_us_per_request", "server_allocated_bytes_per_request", "kernel_cpu_us_per_request", "client_cpu_us_per_request",
         ],
         cells.Select(c => new object?[]
         {
@@ -91,6 +92,8 @@ public sealed class ResultsFolder
             N(c.MegabytesReceived), N(c.MegabytesSent), N(c.KilobytesPerRequestReceived), N(c.KilobytesPerRequestSent),
             c.Requests.Issued, c.Requests.Ok, c.Requests.Failed, c.Requests.TimedOut, c.Requests.Cancelled, c.Requests.Balanced ? "yes" : "NO", c.Requests.ErrorText,
             c.Warmup.Issued, c.Warmup.NotOk, c.NothingLost?.Verdict ?? "",
+            N(c.Cost?.ServerCpuMicros ?? double.NaN), N(c.Cost?.ServerAllocatedBytes ?? double.NaN), N(c.Cost?.KernelCpuMicros ?? double.NaN),
+            N(c.Cost?.ClientCpuMicros ?? double.NaN),
         }));
 
     private static string PacedCsv(IEnumerable<PacedCell> cells) => Csv(

@@ -80,9 +80,12 @@ public static class SvgChart
         var values = series.SelectMany(s => s.Values).Where(double.IsFinite).ToList();
         var (yStep, yTop) = Ticks(values.Count == 0 ? 1 : values.Max());
         double Y(double y) => Top + PlotHeight - y / yTop * PlotHeight;
-        var svg = Begin(title);
-        Grid(svg, yStep, yTop, yLabel, Y);
         var groupWidth = PlotWidth / (double)Math.Max(groups.Count, 1);
+        // Names wider than their group (about 7 px a character) are slanted down to the right, so that neighbours do not overlap.
+        var longest = groups.Select(g => g.Length).DefaultIfEmpty(0).Max();
+        var slanted = longest * 7 > groupWidth;
+        var svg = Begin(title, Width, Height + (slanted ? (int)(longest * 7 * 0.5) : 0));
+        Grid(svg, yStep, yTop, yLabel, Y);
         var barWidth = groupWidth * 0.8 / Math.Max(series.Count, 1);
         for (var g = 0; g < groups.Count; g++)
         {
@@ -100,7 +103,15 @@ public static class SvgChart
                            $"fill=\"{series[s].Colour}\"><title>{Escape(groups[g])} {Escape(series[s].Name)}: {Number(value)}</title></rect>\n");
             }
 
-            Text(svg, Left + (g + 0.5) * groupWidth, Top + PlotHeight + 18, groups[g], "middle");
+            var (x, y) = (Left + (g + 0.5) * groupWidth, Top + PlotHeight + 18);
+            if (slanted)
+            {
+                svg.Append($"<text x=\"{F(x - 4)}\" y=\"{F(y - 4)}\" text-anchor=\"start\" transform=\"rotate(30 {F(x - 4)} {F(y - 4)})\">{Escape(groups[g])}</text>\n");
+            }
+            else
+            {
+                Text(svg, x, y, groups[g], "middle");
+            }
         }
 
         Legend(svg, series.Select(s => (s.Name, s.Colour, false)).ToList());
