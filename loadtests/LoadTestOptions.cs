@@ -69,6 +69,21 @@ public sealed record LoadTestOptions
 
     public Scenario CheckScenario { get; init; } = Catalogue.Named("search-11");
 
+    /// <summary>Rate sweep: the offered rates in turn (requests per second), each for <see cref="StepDuration"/>.</summary>
+    public IReadOnlyList<double> Rates { get; init; } = DefaultRates;
+
+    public static readonly IReadOnlyList<double> DefaultRates = [25, 50, 100, 200, 400, 800, 1600];
+
+    public TimeSpan StepDuration { get; init; } = TimeSpan.FromSeconds(3);
+
+    /// <summary>Rate sweep: a step is within the bound when no request failed and its p99 is at most this.</summary>
+    public TimeSpan P99Bound { get; init; } = TimeSpan.FromMilliseconds(100);
+
+    /// <summary>Rate sweep: the four Śliwa &amp; Pańczyk scenarios unless --scenarios says otherwise.</summary>
+    public IReadOnlyList<Scenario> RateScenarios { get; init; } = DefaultUserScenarios;
+
+    public static readonly IReadOnlyList<Protocol> DefaultRateProtocols = [Protocol.Rest, Protocol.Grpc, Protocol.GraphQL];
+
     public bool RunsUsers => Mode is Mode.Users or Mode.All;
 
     public bool RunsPaced => Mode is Mode.Paced or Mode.All;
@@ -80,8 +95,9 @@ public sealed record LoadTestOptions
         var mode = new Argument<Mode>("mode")
         {
             Description = "users: virtual users back to back (Śliwa & Pańczyk); paced: a fixed rate of single requests (Bolanowski); " +
-                          "all: both on one start of the services; driver-check: our driver against wrk and h2load",
-            HelpName = "users|paced|all|driver-check",
+                          "all: both on one start of the services; rate: an open-loop sweep of offered rates up to saturation; " +
+                          "driver-check: our driver against wrk and h2load",
+            HelpName = "users|paced|all|rate|driver-check",
             Arity = ArgumentArity.ZeroOrOne,
             DefaultValueFactory = _ => Mode.Users,
             CustomParser = result => result.Tokens[0].Value switch
@@ -90,13 +106,14 @@ public sealed record LoadTestOptions
                 "paced" => Mode.Paced,
                 "all" => Mode.All,
                 "driver-check" => Mode.DriverCheck,
+                "rate" => Mode.Rate,
                 ['-', ..] and var option => Error(result, $"Unknown option '{option}'.", Mode.Users),
-                var other => Error(result, $"Unknown mode '{other}'. Modes: users, paced, all, driver-check.", Mode.Users),
+                var other => Error(result, $"Unknown mode '{other}'. Modes: users, paced, all, rate, driver-check.", Mode.Users),
             },
         };
         var protocols = new Option<IReadOnlyList<Protocol>>("--protocols")
         {
-            Description = "rest,grpc,graphql,signalr,signalr-messagepack", HelpName = "LIST", DefaultValueFactory = _ => Display.Protocols,
+            Description = "rest,grpc,graphql,signalr,signalr-messagepack (rate: rest,grpc,graphql unless given)", HelpName = "LIST", DefaultValueFactory = _ => Display.Protocols,
             CustomParser = r => CommonOptions.List(r, CommonOptions.ParseProtocol),
         };
         var transports = new Option<IReadOnlyList<Transport>>("--transports")
@@ -127,10 +144,20 @@ public sealed record LoadTestOptions
         var quick = new Option<bool>("--quick")
         {
             Description = "Small and bounded (CI): users 1,4 × 10 requests on search-11, search-111, create (warm-up 10); paced 5/s × 10 on clone-hello; " +
-                          "timeout 10 s; options given explicitly win",
+                          "rate 20,40,80/s × 1 s on search-11; timeout 10 s; options given explicitly win",
         };
         var failOnErrors = new Option<bool>("--fail-on-errors") { Description = "Exit 1 if any request failed or timed out" };
         var keepCreated = new Option<bool>("--keep-created") { Description = "Keep the authors the create scenario made (default: deleted after the check)" };
+        var rates = new Option<IReadOnlyList<double>>("--rates")
+        {
+            Description = $"rate: offered requests per second, in turn, until one is beyond the bound (default {string.Join(',', DefaultRates)})",
+            HelpName = "LIST", DefaultValueFactory = _ => DefaultRates,
+            CustomParser = r => CommonOptions.List(r, v => double.TryParse(v, System.Globalization.CultureInfo.InvariantCulture, out var n) && n > 0
+                ? n
+                : throw new FormatException($"'{v}' is not a positive rate")),
+        };
+        var stepSeconds = NumberOption("--step-seconds", "rate: seconds each offered rate is sent for", 3);
+        var p99Bound = NumberOption("--p99-bound", "rate: a rate is within the bound when no request fails and p99 ≤ this many ms", 100);
         var duration = NumberOption("--duration", "driver-check: seconds per measurement", 10);
         var checkUsers = IntOption("--check-users", "driver-check: concurrency", 50, CommonOptions.PositiveInt);
         var checkRounds = IntOption("--check-rounds", "driver-check: alternating rounds of ours and the tool's", 3, CommonOptions.PositiveInt);
@@ -145,7 +172,7 @@ public sealed record LoadTestOptions
         foreach (var option in new Option[]
                  {
                      protocols, transports, scenarios, users, requests, warmup, warmupTotal, pacedWarmup, rate, count, timeout, usersPerConnection,
-                     quick, failOnErrors, keepCreated, duration, checkUsers, checkRounds,
+                     quick, failOnErrors, keepCreated, rates, stepSeconds, p99Bound, duration, checkUsers, checkRounds,
                  })
         {
             root.Options.Add(option);
@@ -171,7 +198,9 @@ public sealed record LoadTestOptions
             {
                 Common = settings,
                 Mode = chosenMode,
-                Protocols = preset is not null && !result.IsGiven(protocols) ? preset.Protocols : result.GetValue(protocols)!,
+                Protocols = preset is not null && !result.IsGiven(protocols) ? preset.Protocols
+                    : chosenMode == Mode.Rate && !result.IsGiven(protocols) ? DefaultRateProtocols
+                    : result.GetValue(protocols)!,
                 Transports = result.GetValue(transports)!,
                 Users = Pick(users, [1, 4]),
                 Requests = Pick(requests, 10),
@@ -182,7 +211,12 @@ public sealed record LoadTestOptions
                 Rate = preset?.Pacing is { } pacing && !isQuick && !result.IsGiven(rate) ? pacing.Rate : Pick(rate, 5),
                 Count = preset?.Pacing is { } paced && !isQuick && !result.IsGiven(count) ? paced.Count : Pick(count, 10),
                 PacedWarmup = Pick(pacedWarmup, 5),
-                Timeout = TimeSpan.FromSeconds(Pick(timeout, 10)),
+                // An open-loop step past saturation queues requests: a shorter timeout keeps it bounded.
+                Timeout = TimeSpan.FromSeconds(chosenMode == Mode.Rate && !result.IsGiven(timeout) ? 5 : Pick(timeout, 10)),
+                Rates = Pick(rates, [20, 40, 80]),
+                StepDuration = TimeSpan.FromSeconds(Pick(stepSeconds, 1)),
+                P99Bound = TimeSpan.FromMilliseconds(result.GetValue(p99Bound)),
+                RateScenarios = given ?? (isQuick ? Scenarios("search-11") : DefaultUserScenarios),
                 UsersPerHttp2Connection = preset?.UsersPerHttp2Connection is { } shared && !result.IsGiven(usersPerConnection)
                     ? shared
                     : result.GetValue(usersPerConnection),

@@ -52,6 +52,7 @@ public static class LoadTestRun
         ClientPool? pool = null;
         VirtualUserStudy? users = null;
         PacedStudy? paced = null;
+        RateSweep? sweep = null;
         DriverCheckResult? driverCheck = null;
         try
         {
@@ -59,10 +60,14 @@ public static class LoadTestRun
             pool = new ClientPool(ClientOptionsFor(options, services.Addresses), options);
             users = new VirtualUserStudy(options, pool, services, results, created);
             paced = new PacedStudy(options, pool, services, results, created);
+            sweep = new RateSweep(options, pool, services, results, created);
             var check = new DriverCheck(options, pool, services, results, pinning.ClientCpus);
-            var total = options.Mode == Mode.DriverCheck
-                ? check.PlannedSteps
-                : (options.RunsUsers ? users.PlannedRequests : 0) + (options.RunsPaced ? paced.PlannedRequests : 0);
+            var total = options.Mode switch
+            {
+                Mode.DriverCheck => check.PlannedSteps,
+                Mode.Rate => sweep.PlannedRequests,
+                _ => (options.RunsUsers ? users.PlannedRequests : 0) + (options.RunsPaced ? paced.PlannedRequests : 0),
+            };
             await LiveProgress.RunAsync(total, async progress =>
             {
                 if (options.RunsUsers)
@@ -73,6 +78,11 @@ public static class LoadTestRun
                 if (options.RunsPaced)
                 {
                     await paced.RunAsync(progress, interruption.Token);
+                }
+
+                if (options.Mode == Mode.Rate)
+                {
+                    await sweep.RunAsync(progress, interruption.Token);
                 }
 
                 if (options.Mode == Mode.DriverCheck)
@@ -127,7 +137,8 @@ public static class LoadTestRun
 
             var userCells = users?.Cells ?? [];
             var pacedCells = paced?.Cells ?? [];
-            var cleanup = await CleanUpAsync(options, services, created, userCells, pacedCells);
+            var rateCells = sweep?.Cells ?? [];
+            var cleanup = await CleanUpAsync(options, services, created, userCells, pacedCells, rateCells);
             var run = new RunDescription
             {
                 Id = runId,
@@ -144,7 +155,7 @@ public static class LoadTestRun
             };
             report = new RunReport(
                 run, options.Mode.ToString().ToLowerInvariant(), problems, SettingsFor(options), userCells, pacedCells,
-                PaperFindings.Compare(userCells, pacedCells), driverCheck, cleanup);
+                PaperFindings.Compare(userCells, pacedCells), driverCheck, cleanup, rateCells);
             results.WriteAll(report, users?.Histograms ?? new Dictionary<string, LongHistogram>());
             ConsoleReport.Write(report, results.Path);
         }
@@ -203,19 +214,21 @@ public static class LoadTestRun
     private static ClientOptions ClientOptionsFor(LoadTestOptions options, ServiceAddresses addresses) => options.Common.ClientOptions(addresses) with
     {
         CallTimeout = options.Timeout,
-        // HTTP/1.1 carries one request at a time: at least one connection per virtual user.
-        MaxConnectionsPerServer = Math.Max(options.Users.Max(), options.CheckUsers),
+        // HTTP/1.1 carries one request at a time: at least one connection per virtual user, and for the open-loop sweep
+        // as many as its queue asks for up to RateSweep.Clients.
+        MaxConnectionsPerServer = Math.Max(Math.Max(options.Users.Max(), options.CheckUsers), options.Mode == Mode.Rate ? RateSweep.Clients : 0),
     };
 
     private static Settings SettingsFor(LoadTestOptions o) => new(
         o.Protocols, o.Transports, o.Users, o.Requests, o.WarmupPerUser, o.WarmupTotal, o.UserScenarios, o.PacedScenarios, o.Rate, o.Count, o.PacedWarmup,
-        o.Timeout.TotalSeconds, o.UsersPerHttp2Connection, o.Quick);
+        o.Timeout.TotalSeconds, o.UsersPerHttp2Connection, o.Quick, o.RateScenarios, o.Rates, o.StepDuration.TotalSeconds, o.P99Bound.TotalMilliseconds);
 
     /// <summary>Deletes the authors this run created, after they were checked, so the database does not grow run after run.</summary>
     private static async Task<string?> CleanUpAsync(
-        LoadTestOptions options, ServiceSession? services, CreatedAuthors created, IReadOnlyList<UserCell> users, IReadOnlyList<PacedCell> paced)
+        LoadTestOptions options, ServiceSession? services, CreatedAuthors created, IReadOnlyList<UserCell> users, IReadOnlyList<PacedCell> paced,
+        IReadOnlyList<RateCell> rates)
     {
-        var wrote = users.Any(c => c.NothingLost is not null) || paced.Any(c => c.NothingLost is not null);
+        var wrote = users.Any(c => c.NothingLost is not null) || paced.Any(c => c.NothingLost is not null) || rates.Any(c => c.NothingLost is not null);
         if (!wrote || services?.Database is not { } database)
         {
             return null;

@@ -91,15 +91,12 @@ public sealed class VirtualUserStudy(LoadTestOptions options, ClientPool pool, S
         GC.Collect();
         GC.WaitForPendingFinalizers();
         // The service's account is read with it idle at both ends (ServiceMeter.Pause), so it holds these requests only.
-        var meter = services.Meter(protocol);
-        var start = meter is null ? null : await meter.PauseAsync(CancellationToken.None);
-        var clientStart = Environment.CpuUsage.TotalTime;
+        var window = await CostWindow.OpenAsync(services.Meter(protocol));
         var before = pool.Wire(protocol, transport);
         progress.Begin(label, load.Planned, () => load.Completed);
         await load.RunAsync(cellStop.Token);
         var after = pool.Wire(protocol, transport);
-        var clientSeconds = (Environment.CpuUsage.TotalTime - clientStart).TotalSeconds;
-        var end = meter is null ? null : await meter.PauseAsync(CancellationToken.None);
+        var cost = await window.CloseAsync(load.Tally.Issued);
 
         var histogram = load.Merged();
         Histograms[id] = histogram;
@@ -126,26 +123,7 @@ public sealed class VirtualUserStudy(LoadTestOptions options, ClientPool pool, S
             status,
             seconds, seconds > 0 ? requests.Ok / seconds : 0, Latency.From(histogram),
             after.Sent - before.Sent, after.Received - before.Received, requests, warmup.Tally.Summary(), nothingLost,
-            await CostAsync(meter, start, end, requests.Issued, clientSeconds));
-    }
-
-    /// <summary>The cost per request sent between two pauses; null when the meter is not read, a reading did not arrive, or was taken late.</summary>
-    private static async Task<CostPerOp?> CostAsync(ServiceMeter? meter, MeterMark? start, MeterMark? end, long requests, double clientSeconds)
-    {
-        if (meter is null || start is null || end is null || requests == 0)
-        {
-            return null;
-        }
-
-        try
-        {
-            var cost = await Task.Run(() => CostPerOp.Between(meter.Read(start), meter.Read(end), requests, clientSeconds));
-            return cost.Precise ? cost : null;
-        }
-        catch (TimeoutException)
-        {
-            return null;
-        }
+            cost);
     }
 
     private static string Describe(UserCell c)

@@ -37,7 +37,7 @@ public sealed class ServerCostDiagnoser(Func<Protocol, ServiceMeter?> meterOf) :
     private readonly ConcurrentDictionary<string, Window> _windows = new();
     private int _dropped;
 
-    /// <summary>Cells whose readings were dropped in this round: the service's collection came after the next requests began.</summary>
+    /// <summary>Cells whose readings were dropped: the service's collection came after the next requests began, or not at all.</summary>
     public int Dropped => _dropped;
 
     public IEnumerable<string> Ids => ["ServerCost"];
@@ -83,19 +83,7 @@ public sealed class ServerCostDiagnoser(Func<Protocol, ServiceMeter?> meterOf) :
             return [];
         }
 
-        ServerReading before, after;
-        try
-        {
-            before = window.Meter.Read(window.Start);
-            after = window.Meter.Read(end);
-        }
-        catch (TimeoutException)
-        {
-            return [];
-        }
-
-        var cost = CostPerOp.Between(before, after, ActualOperations(results.Measurements), window.ClientSeconds);
-        if (!cost.Precise)
+        if (window.Meter.CostBetween(window.Start, end, ActualOperations(results.Measurements), window.ClientSeconds) is not { } cost)
         {
             Interlocked.Increment(ref _dropped);
             return [];

@@ -17,6 +17,11 @@ public static class ConsoleReport
             Print("paced", LoadReport.PacedCells(r.Paced));
         }
 
+        if (r.RateCells.Count > 0)
+        {
+            Print("open-loop rate sweep: saturation", LoadReport.Saturation(r.RateCells, r.Settings));
+        }
+
         if (r.Findings.Count > 0)
         {
             Print("compared with the papers", LoadReport.Findings(r.Findings));

@@ -52,6 +52,22 @@ public static class LoadCharts
         }
     }
 
+    /// <summary>Per scenario of the rate sweep: p99 latency by offered rate, one line per protocol and transport, up to where each stopped.</summary>
+    public static IEnumerable<(string Name, string Svg)> Rates(IReadOnlyList<RateCell> cells, Settings settings)
+    {
+        var labels = settings.Rates.Select(r => r.ToString("0.##", CultureInfo.InvariantCulture)).ToList();
+        foreach (var scenario in cells.Where(c => c.Measured).Select(c => c.Scenario).Distinct())
+        {
+            var series = cells.Where(c => c.Scenario == scenario && c.Measured).Select(c => new ChartSeries(
+                Display.Of(c.Protocol, c.Transport), Display.Colour(c.Protocol), c.Transport == Transport.Https,
+                c.Steps.Select(s => ((double)IndexOf(settings.Rates, s.OfferedRate), s.Latency.P99Ms)).ToList())).ToList();
+            yield return ($"rate-{scenario.Name}.svg", SvgChart.Lines(
+                $"p99 latency by offered rate (open loop, from the intended send): {scenario.Label}", "offered requests per second", "p99 (ms)", series, labels));
+        }
+    }
+
+    private static int IndexOf(IReadOnlyList<double> rates, double rate) => rates.Select((r, i) => (r, i)).First(x => x.r == rate).i;
+
     /// <summary>A paced scenario's timeline: each request's latency in order, one line per protocol and transport.</summary>
     public static string Paced(Scenario scenario, IReadOnlyList<PacedCell> cells)
     {

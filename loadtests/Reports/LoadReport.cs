@@ -38,6 +38,11 @@ public static class LoadReport
             Paced(report, r, charts);
         }
 
+        if (r.RateCells.Count > 0)
+        {
+            Rates(report, r, charts);
+        }
+
         if (r.Findings.Count > 0)
         {
             report.Section("Compared with the papers ([method](../../docs/methodology.md#the-papers))")
@@ -131,8 +136,17 @@ public static class LoadReport
                 ("Server cost", "per request sent: the service's CPU time (user + system) and allocations by its runtime's own account " +
                                 "(System.Runtime meter over EventPipe), read with the service idle just before the users start and after " +
                                 "the last one ends; client CPU: this process over the same requests " +
-                                "([method](../../docs/methodology.md#what-an-operation-costs-the-service)). " + CpuCheck(r.Users)),
+                                "([method](../../docs/methodology.md#what-an-operation-costs-the-service)). " + CpuCheck(r.Users.Select(c => c.Cost))),
             ]);
+        }
+
+        if (r.RateCells.Count > 0)
+        {
+            rows.Add(("Rate sweep", $"open loop: {string.Join(", ", s.Rates.Select(x => x.ToString("0.##", CultureInfo.InvariantCulture)))} requests/s in turn, " +
+                                    $"{s.StepSeconds:0.#} s each, on a fixed schedule whatever the answers; latency from each request's intended send " +
+                                    $"time (HdrHistogram); a cell stops at the first rate with an error or a p99 above {s.P99BoundMs:0.#} ms; " +
+                                    $"{RateSweep.Clients} clients per cell, at most {RateSweep.MaxInFlight} requests in flight; scenarios {string.Join(", ", s.RateScenarios)}; " +
+                                    "server cost per request read per step as for the virtual users. " + CpuCheck(r.RateCells.SelectMany(c => c.Steps).Select(x => x.Cost))));
         }
 
         if (r.Paced.Count > 0)
@@ -230,9 +244,9 @@ public static class LoadReport
     }
 
     /// <summary>The services' CPU over the virtual-user cells by their runtimes' account against the kernel's over the same windows.</summary>
-    public static string CpuCheck(IReadOnlyList<UserCell> cells)
+    public static string CpuCheck(IEnumerable<Lab.Costs.CostPerOp?> readings)
     {
-        var costs = cells.Select(c => c.Cost).OfType<Lab.Costs.CostPerOp>().Where(c => double.IsFinite(c.KernelCpuMicros)).ToList();
+        var costs = readings.OfType<Lab.Costs.CostPerOp>().Where(c => double.IsFinite(c.KernelCpuMicros)).ToList();
         if (costs.Count == 0)
         {
             return "No cell's cost was read.";
@@ -240,8 +254,61 @@ public static class LoadReport
 
         var runtime = costs.Sum(c => c.ServerCpuMicros * c.Operations) / 1e6;
         var kernel = costs.Sum(c => c.KernelCpuMicros * c.Operations) / 1e6;
-        return $"The check: over {costs.Count} cells, the runtimes counted {runtime:F2} s of CPU and the kernel (/proc/PID/stat) {kernel:F2} s " +
+        return $"The check: over {costs.Count} readings, the runtimes counted {runtime:F2} s of CPU and the kernel (/proc/PID/stat) {kernel:F2} s " +
                $"over the same windows: {(runtime - kernel) / kernel:+0.0 %;−0.0 %} by the runtime's account.";
+    }
+
+    /// <summary>Per scenario, the saturation rate of each protocol and transport, and the CPU per request the service spent there.</summary>
+    public static Table Saturation(IReadOnlyList<RateCell> cells, Settings settings)
+    {
+        var combos = cells.Select(c => (c.Protocol, c.Transport)).Distinct().Order().ToList();
+        var table = new Table(["saturation (req/s; server CPU µs/req there)", .. combos.Select(k => Display.Of(k.Protocol, k.Transport))]);
+        foreach (var scenario in cells.Select(c => c.Scenario).Distinct())
+        {
+            table.Add([scenario.Label, .. combos.Select(k => cells.FirstOrDefault(c => c.Scenario == scenario && (c.Protocol, c.Transport) == k) is { Measured: true } c
+                ? (TableCell)SaturationText(c, settings)
+                : "–")]);
+        }
+
+        return table;
+    }
+
+    private static string SaturationText(RateCell c, Settings settings)
+    {
+        if (c.Saturation is not { } rate)
+        {
+            return $"< {c.Steps[0].OfferedRate:0.##}";
+        }
+
+        var step = c.Steps.First(s => s.OfferedRate == rate);
+        var cpu = step.Cost is { } cost ? $" ({cost.ServerCpuMicros:N0} µs)" : "";
+        return (c.Saturated ? $"{rate:0.##}" : $"≥ {rate:0.##}") + cpu;
+    }
+
+    public static Table RateSteps(IEnumerable<RateCell> cells) =>
+        new Table("protocol", "transport", "offered/s", "ok/s", "p50 ms", "p90", "p99", "max", "latest send ms", "server CPU µs/req", "server cores", "errors", "within bound")
+            .AddRange(cells.SelectMany(c => c.Steps.Select(s => new TableCell[]
+            {
+                Display.Of(c.Protocol), Display.Of(c.Transport), s.OfferedRate.ToString("0.##", CultureInfo.InvariantCulture), F(s.Throughput, 0),
+                F(s.Latency.P50Ms), F(s.Latency.P90Ms), new TableCell(F(s.Latency.P99Ms), Strong: true), F(s.Latency.MaxMs), F(s.MaxLateMs),
+                F(s.Cost?.ServerCpuMicros ?? double.NaN, 0), F(s.ServerCores), s.Requests.ErrorText, s.WithinBound ? "yes" : "no",
+            })));
+
+    private static void Rates(Report report, RunReport r, IReadOnlyDictionary<string, string> charts)
+    {
+        report.Section("Open-loop rate sweep")
+            .Paragraph("Each protocol and transport at increasing offered rates, requests sent on schedule whether or not the earlier ones were answered; " +
+                       $"latency counts from the intended send time, so queueing shows (coordinated-omission free). Saturation: the highest rate with no error and p99 ≤ {r.Settings.P99BoundMs:0.#} ms " +
+                       "(\"≥\": every rate was within the bound; \"<\": not even the first).")
+            .Add(Saturation(r.RateCells, r.Settings));
+        foreach (var scenario in r.RateCells.Select(c => c.Scenario).Distinct())
+        {
+            report.Section($"Rate sweep: {scenario.Label}").Add(RateSteps(r.RateCells.Where(c => c.Scenario == scenario)));
+            if (charts.TryGetValue($"rate-{scenario.Name}.svg", out var svg))
+            {
+                report.Figure(svg, $"![rate {scenario.Name}](rate-{scenario.Name}.svg)");
+            }
+        }
     }
 
     private static string F(double value, int decimals = 2) =>

@@ -30,6 +30,8 @@ public sealed class ResultsFolder
 
     public void AppendPaced(PacedCell cell) => Append("cells.jsonl", cell);
 
+    public void AppendRate(RateCell cell) => Append("cells.jsonl", cell);
+
     public IReadOnlyList<string> WriteAll(RunReport report, IReadOnlyDictionary<string, LongHistogram> histograms)
     {
         var written = new List<string>();
@@ -57,6 +59,15 @@ public sealed class ResultsFolder
                 var cells = report.Paced.Where(c => c.Scenario == scenario).ToList();
                 Write($"paced-{scenario.Name}.csv", PacedSeriesCsv(cells));
                 Write($"paced-{scenario.Name}.svg", LoadCharts.Paced(scenario, cells));
+            }
+        }
+
+        if (report.RateCells.Count > 0)
+        {
+            Write("rate.csv", RateCsv(report.RateCells));
+            foreach (var (name, svg) in LoadCharts.Rates(report.RateCells, report.Settings))
+            {
+                Write(name, svg);
             }
         }
 
@@ -107,6 +118,20 @@ public sealed class ResultsFolder
             N(c.BytesReceived / 1e6), N(c.BytesSent / 1e6), c.Requests.Issued, c.Requests.Ok, c.Requests.Failed, c.Requests.TimedOut, c.Requests.Cancelled,
             c.Requests.Balanced ? "yes" : "NO", c.Requests.ErrorText,
         }));
+
+    private static string RateCsv(IEnumerable<RateCell> cells) => Csv(
+        [
+            "scenario", "protocol", "transport", "offered_per_s", "seconds", "issued", "ok", "failed", "timed_out", "cancelled", "throughput_per_s",
+            "p50_ms", "p90_ms", "p99_ms", "max_ms", "max_late_ms", "within_bound", "server_cpu_us_per_request", "server_cores",
+            "server_allocated_bytes_per_request", "kernel_cpu_us_per_request", "client_cpu_us_per_request", "errors",
+        ],
+        cells.SelectMany(c => c.Steps.Select(s => new object?[]
+        {
+            c.Scenario.Name, c.Protocol, c.Transport, N(s.OfferedRate), N(s.Seconds), s.Requests.Issued, s.Requests.Ok, s.Requests.Failed, s.Requests.TimedOut,
+            s.Requests.Cancelled, N(s.Throughput), N(s.Latency.P50Ms), N(s.Latency.P90Ms), N(s.Latency.P99Ms), N(s.Latency.MaxMs), N(s.MaxLateMs),
+            s.WithinBound ? "yes" : "no", N(s.Cost?.ServerCpuMicros ?? double.NaN), N(s.ServerCores), N(s.Cost?.ServerAllocatedBytes ?? double.NaN),
+            N(s.Cost?.KernelCpuMicros ?? double.NaN), N(s.Cost?.ClientCpuMicros ?? double.NaN), s.Requests.ErrorText,
+        })));
 
     private static string PacedSeriesCsv(IEnumerable<PacedCell> cells) => Csv(
         ["protocol", "transport", "index", "scheduled_ms", "started_ms", "latency_ms", "outcome", "error"],

@@ -18,4 +18,8 @@ public sealed record Settings(
     int PacedWarmup,
     double TimeoutSeconds,
     int UsersPerHttp2Connection,
-    bool Quick);
+    bool Quick,
+    IReadOnlyList<Scenario> RateScenarios,
+    IReadOnlyList<double> Rates,
+    double StepSeconds,
+    double P99BoundMs);

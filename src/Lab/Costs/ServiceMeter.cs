@@ -145,6 +145,23 @@ public sealed class ServiceMeter : IDisposable
         }
     }
 
+    /// <summary>
+    /// What each of <paramref name="operations"/> cost between two marks (<see cref="CostPerOp.Between"/>); null when a
+    /// collection did not arrive or was taken late, after the next requests began.
+    /// </summary>
+    public CostPerOp? CostBetween(MeterMark start, MeterMark end, long operations, double clientCpuSeconds = double.NaN)
+    {
+        try
+        {
+            var cost = CostPerOp.Between(Read(start), Read(end), operations, clientCpuSeconds);
+            return cost.Precise ? cost : null;
+        }
+        catch (TimeoutException)
+        {
+            return null;
+        }
+    }
+
     public void Dispose()
     {
         if (Interlocked.Exchange(ref _disposed, 1) == 1)
