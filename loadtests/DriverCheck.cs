@@ -17,11 +17,24 @@ namespace ProtocolBench.LoadTests;
 /// alternately, on the driver's CPU: wrk for REST over HTTP/1.1, h2load for gRPC over h2c with a prepared
 /// length-prefixed protobuf body. Reports both throughputs and ours ÷ theirs (aim: at least 0.9).
 /// </summary>
-public sealed class DriverCheck(LoadTestOptions options, ClientPool pool, ServiceSession services, ResultsFolder results, string? driverCpus)
+/// <para>
+/// Then latency at one fixed rate (<see cref="LoadTestOptions.CheckRate"/>), well below saturation: our open-loop sweep's
+/// step (<see cref="RateSweep.MeasureAsync"/>) against hey (REST, five workers with a rate limit each) and h2load --rps
+/// (gRPC), alternately; p50, p99 and mean side by side.
+/// </para>
+public sealed class DriverCheck(
+    LoadTestOptions options, ClientPool pool, ServiceSession services, ResultsFolder results, string? driverCpus, RateSweep sweep)
 {
+    /// <summary>
+    /// Workers (hey) and connections (h2load) that send the fixed rate: one. Several workers each limited to a share of the
+    /// rate tick in step, so five at a fifth each send bursts of five (measured: p50 4.8 ms against 1.9 ms for one worker
+    /// at 50/s); one sends evenly, as our schedule does, and at a rate far below saturation it is never behind.
+    /// </summary>
+    private const int RateClients = 1;
+
     private int RoundCount => options.CheckRounds;
 
-    public int PlannedSteps => 2 * RoundCount;
+    public int PlannedSteps => 4 * RoundCount;
 
     public async Task<DriverCheckResult> RunAsync(LiveProgress progress, CancellationToken stop)
     {
@@ -31,8 +44,108 @@ public sealed class DriverCheck(LoadTestOptions options, ClientPool pool, Servic
             await RestAsync(scenario, progress, stop),
             await GrpcAsync(scenario, progress, stop),
         };
-        return new DriverCheckResult(scenario, $"driver and tool on {driverCpus ?? "any CPU"}", rows);
+        var latency = new List<LatencyComparison>
+        {
+            await RestLatencyAsync(scenario, progress, stop),
+            await GrpcLatencyAsync(scenario, progress, stop),
+        };
+        return new DriverCheckResult(scenario, $"driver and tool on {driverCpus ?? "any CPU"}", rows, latency);
     }
+
+    private async Task<LatencyComparison> RestLatencyAsync(Scenario scenario, LiveProgress progress, CancellationToken stop)
+    {
+        var a = services.Addresses;
+        var url = $"http://{a.Host}:{a.RestHttp}/api/authors/search?phrase={Uri.EscapeDataString(scenario.Phrase!)}";
+        var perWorker = (options.CheckRate / RateClients).ToString("0.###", CultureInfo.InvariantCulture);
+        var seconds = options.Duration.TotalSeconds.ToString("0", CultureInfo.InvariantCulture);
+        string[] command = ["hey", "-z", $"{seconds}s", "-c", $"{RateClients}", "-q", perWorker, "-t", "10", url];
+        return Which("hey") is null
+            ? SkippedLatency("REST HTTP/1.1", "hey", "hey is not installed: sudo apt-get install hey")
+            : await CompareLatencyAsync("REST HTTP/1.1 " + url, "hey", Protocol.Rest, command, ParseHey, scenario, progress, stop);
+    }
+
+    private async Task<LatencyComparison> GrpcLatencyAsync(Scenario scenario, LiveProgress progress, CancellationToken stop)
+    {
+        var a = services.Addresses;
+        var url = $"http://{a.Host}:{a.GrpcHttp}/protocolbench.v1.Authors/Search";
+        if (Which("h2load") is null)
+        {
+            return SkippedLatency("gRPC h2c", "h2load", "h2load is not installed: sudo apt-get install nghttp2-client");
+        }
+
+        var body = results.File("grpc-search-request.bin");
+        await File.WriteAllBytesAsync(body, GrpcFrame(new V1.SearchAuthorsRequest { Phrase = scenario.Phrase }), stop);
+        var perClient = (options.CheckRate / RateClients).ToString("0.###", CultureInfo.InvariantCulture);
+        var seconds = options.Duration.TotalSeconds.ToString("0", CultureInfo.InvariantCulture);
+        string[] command =
+        [
+            "h2load", "-t1", $"-c{RateClients}", "-m1", $"--rps={perClient}", $"-D{seconds}", "-d", body,
+            "-H", "content-type: application/grpc", "-H", "te: trailers", url,
+        ];
+        return await CompareLatencyAsync("gRPC h2c " + url, "h2load", Protocol.Grpc, command, ParseH2LoadLatency, scenario, progress, stop);
+    }
+
+    private async Task<LatencyComparison> CompareLatencyAsync(
+        string endpoint, string tool, Protocol protocol, string[] command,
+        Func<string, (double P50, double P99, double Mean, string Summary)> parse, Scenario scenario, LiveProgress progress, CancellationToken stop)
+    {
+        var rounds = new List<LatencyRound>();
+        for (var round = 1; round <= RoundCount && !stop.IsCancellationRequested; round++)
+        {
+            RateStep? ours = null;
+            var output = "";
+            foreach (var oursNow in round % 2 == 1 ? new[] { true, false } : [false, true])
+            {
+                if (oursNow)
+                {
+                    GC.Collect();
+                    ours = await sweep.MeasureAsync(scenario, protocol, Transport.Http, options.CheckRate, options.Duration, progress, stop);
+                }
+                else
+                {
+                    Begin(progress, $"driver-check {tool} round {round}: {tool} at {options.CheckRate:0.##}/s", options.Duration);
+                    output = await RunToolAsync(command, stop);
+                }
+            }
+
+            var (p50, p99, mean, summary) = parse(output);
+            rounds.Add(new LatencyRound(ours!.Latency.P50Ms, ours.Latency.P99Ms, ours.Latency.MeanMs, p50, p99, mean, ours.Requests, summary));
+            progress.End(2, $"  {Spectre.Console.Markup.Escape(tool)} at {options.CheckRate:0.##}/s, round {round}: ours p50 {ours.Latency.P50Ms:F2} ms, " +
+                            $"p99 {ours.Latency.P99Ms:F2}, mean {ours.Latency.MeanMs:F2}; {Spectre.Console.Markup.Escape(summary)}");
+        }
+
+        return new LatencyComparison(endpoint, tool, string.Join(' ', Pinning.Prefix(driverCpus).Concat(command).Select(Quote)), options.CheckRate,
+            options.Duration.TotalSeconds, rounds, null);
+    }
+
+    /// <summary>hey's summary: its latency distribution (10 % … 99 %) and average, in seconds, and its status codes.</summary>
+    private static (double, double, double, string) ParseHey(string output)
+    {
+        double Seconds(string pattern) => Regex.Match(output, pattern) is { Success: true } m ? double.Parse(m.Groups[1].Value, CultureInfo.InvariantCulture) * 1000 : double.NaN;
+        var codes = string.Join(", ", Regex.Matches(output, @"\[(\d+)\]\s+(\d+) responses").Select(m => $"{m.Groups[2].Value} × {m.Groups[1].Value}"));
+        var errors = Regex.Match(output, @"Error distribution:[\s\S]*");
+        var summary = $"hey: {(codes.Length > 0 ? codes : "no responses")}{(errors.Success ? "; " + errors.Value.Trim().Replace('\n', ' ') : "")}";
+        return (Seconds(@"50%+ in ([\d.]+) secs"), Seconds(@"99%+ in ([\d.]+) secs"), Seconds(@"Average:\s+([\d.]+) secs"), summary);
+    }
+
+    /// <summary>h2load's "time for request" line: min, max, mean, sd (no percentiles), in us, ms or s.</summary>
+    private static (double, double, double, string) ParseH2LoadLatency(string output)
+    {
+        var line = Regex.Match(output, @"time for request:\s+([\d.]+)(us|ms|s)\s+([\d.]+)(us|ms|s)\s+([\d.]+)(us|ms|s)");
+        var requests = Regex.Match(output, @"requests: [^\n]*");
+        var codes = Regex.Match(output, @"status codes: [^\n]*");
+        var summary = $"h2load {(requests.Success ? requests.Value : "?")}; {(codes.Success ? codes.Value : "")}";
+        double Ms(int group) => double.Parse(line.Groups[group].Value, CultureInfo.InvariantCulture) * line.Groups[group + 1].Value switch
+        {
+            "us" => 0.001,
+            "s" => 1000,
+            _ => 1,
+        };
+        return line.Success ? (double.NaN, double.NaN, Ms(5), summary) : (double.NaN, double.NaN, double.NaN, "h2load output not understood: " + output.Trim());
+    }
+
+    private LatencyComparison SkippedLatency(string endpoint, string tool, string reason) =>
+        new(endpoint, tool, "", options.CheckRate, options.Duration.TotalSeconds, [], reason);
 
     private async Task<DriverComparison> RestAsync(Scenario scenario, LiveProgress progress, CancellationToken stop)
     {

@@ -69,6 +69,9 @@ public sealed record LoadTestOptions
 
     public Scenario CheckScenario { get; init; } = Catalogue.Named("search-11");
 
+    /// <summary>driver-check: the fixed rate (requests per second) at which our latency is held against hey's and h2load's.</summary>
+    public double CheckRate { get; init; } = 50;
+
     /// <summary>Rate sweep: the offered rates in turn (requests per second), each for <see cref="StepDuration"/>.</summary>
     public IReadOnlyList<double> Rates { get; init; } = DefaultRates;
 
@@ -161,6 +164,7 @@ public sealed record LoadTestOptions
         var duration = NumberOption("--duration", "driver-check: seconds per measurement", 10);
         var checkUsers = IntOption("--check-users", "driver-check: concurrency", 50, CommonOptions.PositiveInt);
         var checkRounds = IntOption("--check-rounds", "driver-check: alternating rounds of ours and the tool's", 3, CommonOptions.PositiveInt);
+        var checkRate = NumberOption("--check-rate", "driver-check: requests per second at which latency is compared with hey and h2load", 50);
 
         var root = CommonOptions.Root(
             "ProtocolBench load studies: virtual users (Śliwa & Pańczyk) and a paced stream (Bolanowski), on every protocol.\n\n" +
@@ -172,7 +176,7 @@ public sealed record LoadTestOptions
         foreach (var option in new Option[]
                  {
                      protocols, transports, scenarios, users, requests, warmup, warmupTotal, pacedWarmup, rate, count, timeout, usersPerConnection,
-                     quick, failOnErrors, keepCreated, rates, stepSeconds, p99Bound, duration, checkUsers, checkRounds,
+                     quick, failOnErrors, keepCreated, rates, stepSeconds, p99Bound, duration, checkUsers, checkRounds, checkRate,
                  })
         {
             root.Options.Add(option);
@@ -226,6 +230,7 @@ public sealed record LoadTestOptions
                 Duration = TimeSpan.FromSeconds(Pick(duration, 3)),
                 CheckUsers = Pick(checkUsers, 10),
                 CheckRounds = Pick(checkRounds, 1),
+                CheckRate = Pick(checkRate, 20),
             };
             if (chosenMode == Mode.DriverCheck && given is not null)
             {

@@ -61,7 +61,7 @@ public static class LoadTestRun
             users = new VirtualUserStudy(options, pool, services, results, created);
             paced = new PacedStudy(options, pool, services, results, created);
             sweep = new RateSweep(options, pool, services, results, created);
-            var check = new DriverCheck(options, pool, services, results, pinning.ClientCpus);
+            var check = new DriverCheck(options, pool, services, results, pinning.ClientCpus, sweep);
             var total = options.Mode switch
             {
                 Mode.DriverCheck => check.PlannedSteps,

@@ -25,6 +25,12 @@ public sealed class RateSweep(LoadTestOptions options, ClientPool pool, ServiceS
     /// <summary>Clients per cell, as for 50 virtual users: HTTP/1.1 opens connections as the queue needs them, HTTP/2 has five.</summary>
     public const int Clients = 50;
 
+    /// <summary>A step sends at least this many requests (longer than --step-seconds at low rates), so that its p99 is not just its slowest request.</summary>
+    public const int MinRequestsPerStep = 200;
+
+    /// <summary>Before the first step, the scenario back to back by ten users for this long: the service's code and heap reach their steady state.</summary>
+    public static readonly TimeSpan Warmup = TimeSpan.FromSeconds(2);
+
     public List<RateCell> Cells { get; } = [];
 
     public long PlannedRequests => options.RateScenarios.Sum(s => StepRequests * options.Protocols.Count(s.AppliesTo) * options.Transports.Count);
@@ -55,7 +61,10 @@ public sealed class RateSweep(LoadTestOptions options, ClientPool pool, ServiceS
         }
     }
 
-    private long RequestsAt(double rate) => (long)Math.Ceiling(rate * options.StepDuration.TotalSeconds);
+    private long RequestsAt(double rate) => (long)Math.Ceiling(rate * StepLength(rate).TotalSeconds);
+
+    private TimeSpan StepLength(double rate) =>
+        TimeSpan.FromSeconds(Math.Max(options.StepDuration.TotalSeconds, Math.Min(MinRequestsPerStep / rate, 4 * options.StepDuration.TotalSeconds)));
 
     private async Task<RateCell> RunCellAsync(Scenario scenario, Protocol protocol, Transport transport, LiveProgress progress, CancellationToken stop)
     {
@@ -72,8 +81,10 @@ public sealed class RateSweep(LoadTestOptions options, ClientPool pool, ServiceS
 
         var ledger = scenario.Creates ? new CreateLedger(created.Name($"rate-{protocol}-{transport}-".ToLowerInvariant())) : null;
         var label = $"rate {scenario.Name} · {Display.Of(protocol)} {transport.ToString().ToUpperInvariant()}";
-        var warmup = new UserLoad(new ScenarioSender(scenario, options.Timeout, ledger, "w"), clients, Math.Min(clients.Count, 10), 5);
-        progress.Begin($"{label} [grey](warm-up)[/]", warmup.Planned, () => warmup.Completed);
+        var warmupLength = options.Quick ? Warmup / 4 : Warmup;
+        var warmup = new UserLoad(new ScenarioSender(scenario, options.Timeout, ledger, "w"), clients, 10, int.MaxValue, warmupLength);
+        var clock = Stopwatch.StartNew();
+        progress.Begin($"{label} [grey](warm-up)[/]", (long)warmupLength.TotalMilliseconds, () => clock.ElapsedMilliseconds);
         await warmup.RunAsync(cellStop.Token);
         try
         {
@@ -109,14 +120,25 @@ public sealed class RateSweep(LoadTestOptions options, ClientPool pool, ServiceS
         return new RateCell(scenario, protocol, transport, status, steps, within.Count > 0 ? within[^1].OfferedRate : null, nothingLost);
     }
 
-    private async Task<RateStep> StepAsync(
+    /// <summary>One step of a read scenario on warm clients, at <paramref name="rate"/> for <paramref name="duration"/>: the driver check's side.</summary>
+    public Task<RateStep> MeasureAsync(
+        Scenario scenario, Protocol protocol, Transport transport, double rate, TimeSpan duration, LiveProgress progress, CancellationToken stop) =>
+        StepAsync(scenario, protocol, pool.For(protocol, transport, Clients), null, rate, duration,
+            $"rate {scenario.Name} · {Display.Of(protocol, transport)} · {rate:0.##}/s", progress, stop);
+
+    private Task<RateStep> StepAsync(
         Scenario scenario, Protocol protocol, IReadOnlyList<IProtocolClient> clients, CreateLedger? ledger, double rate, string label,
+        LiveProgress progress, CancellationToken stop) =>
+        StepAsync(scenario, protocol, clients, ledger, rate, StepLength(rate), label, progress, stop);
+
+    private async Task<RateStep> StepAsync(
+        Scenario scenario, Protocol protocol, IReadOnlyList<IProtocolClient> clients, CreateLedger? ledger, double rate, TimeSpan duration, string label,
         LiveProgress progress, CancellationToken stop)
     {
         var sender = new ScenarioSender(scenario, options.Timeout, ledger, $"r{rate:0.##}-");
         var histogram = new LongHistogram(
-            (long)Math.Max(TimeSpan.FromMinutes(1).TotalMicroseconds, 2 * (options.StepDuration + sender.Backstop).TotalMicroseconds), 3);
-        var count = RequestsAt(rate);
+            (long)Math.Max(TimeSpan.FromMinutes(1).TotalMicroseconds, 2 * (duration + sender.Backstop).TotalMicroseconds), 3);
+        var count = (long)Math.Ceiling(rate * duration.TotalSeconds);
         var completed = 0L;
         var maxLate = 0L;
         using var slots = new SemaphoreSlim(MaxInFlight);

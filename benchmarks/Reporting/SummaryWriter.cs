@@ -300,7 +300,7 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
         return readings == 0
             ? "No reading had the kernel's account to check it with (no /proc)."
             : $"The check: over the {readings} readings of this run, the services' runtimes counted {runtime:F2} s of CPU and the kernel " +
-              $"(/proc/PID/stat, 10 ms steps) {kernel:F2} s over the same windows: {(runtime - kernel) / kernel:+0.0 %;−0.0 %} by the runtime's account.";
+              $"(/proc/PID/stat, 10 ms steps) {kernel:F2} s over the same windows: {Format.SignedPercent((runtime - kernel) / kernel)} by the runtime's account.";
     }
 
     private static string Micros(double micros) => double.IsFinite(micros) ? Format.Time(micros * 1e3) : "–";

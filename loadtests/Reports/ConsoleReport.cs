@@ -30,6 +30,10 @@ public static class ConsoleReport
         if (r.DriverCheck is { } check)
         {
             Print("driver check", LoadReport.DriverCheck(check));
+            if (check.Latency is { Count: > 0 } latency)
+            {
+                Print("driver check: latency at a fixed rate (ms)", LoadReport.LatencyCheck(latency));
+            }
         }
 
         AnsiConsole.MarkupLine(r.TallyBalanced

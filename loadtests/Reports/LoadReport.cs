@@ -61,6 +61,14 @@ public static class LoadReport
                 .Bullets(check.Rows.Where(row => row.Skipped is null).Select(row =>
                     $"{row.Tool}: `{row.ToolCommand}`; rounds (ours / theirs req/s): " +
                     string.Join(", ", row.Rounds.Select(x => $"{x.OursPerSecond:F0} / {x.TheirsPerSecond:F0}")) + $"; {row.Rounds[^1].TheirSummary}"));
+            if (check.Latency is { Count: > 0 } latency)
+            {
+                report.Paragraph("Latency at a fixed rate, well below saturation: our open-loop rate sweep's step against hey -q (REST; one worker) " +
+                                 "and h2load --rps (gRPC over h2c; one connection), alternately; medians over the rounds, in milliseconds. " +
+                                 "h2load reports no percentiles, only its mean.")
+                    .Add(LatencyCheck(latency))
+                    .Bullets(latency.Where(row => row.Skipped is null && row.Rounds.Count > 0).Select(row => $"{row.Tool}: `{row.ToolCommand}`; {row.Rounds[^1].TheirSummary}"));
+            }
         }
 
         return report.Section("Files").Paragraph(string.Join(", ", files.Append("cells.jsonl").Select(f => $"`{f}`")));
@@ -114,6 +122,16 @@ public static class LoadReport
                 row.Skipped is null ? F(row.Theirs, 0) : "–", row.Skipped is null ? F(row.Ours, 0) : "–",
                 row.Skipped is null ? new TableCell(row.Ratio.ToString("F2", CultureInfo.InvariantCulture), Strong: true) : row.Skipped,
             }));
+
+    public static Table LatencyCheck(IEnumerable<LatencyComparison> rows) =>
+        new Table("endpoint", "tool", "rate/s", "ours p50", "tool p50", "p50 ours ÷ tool", "ours p99", "tool p99", "ours mean", "tool mean", "mean ours ÷ tool")
+            .AddRange(rows.Select(row => row.Skipped is not null
+                ? new TableCell[] { row.Endpoint, row.Tool, F(row.Rate, 0), row.Skipped, "", "", "", "", "", "", "" }
+                : new TableCell[]
+                {
+                    row.Endpoint, row.Tool, F(row.Rate, 0), F(row.OursP50), F(row.TheirsP50), new TableCell(F(row.OursP50 / row.TheirsP50), Strong: true),
+                    F(row.OursP99), F(row.TheirsP99), F(row.OursMean), F(row.TheirsMean), new TableCell(F(row.OursMean / row.TheirsMean), Strong: true),
+                }));
 
     private static Table Setup(RunReport r)
     {
@@ -255,7 +273,7 @@ public static class LoadReport
         var runtime = costs.Sum(c => c.ServerCpuMicros * c.Operations) / 1e6;
         var kernel = costs.Sum(c => c.KernelCpuMicros * c.Operations) / 1e6;
         return $"The check: over {costs.Count} readings, the runtimes counted {runtime:F2} s of CPU and the kernel (/proc/PID/stat) {kernel:F2} s " +
-               $"over the same windows: {(runtime - kernel) / kernel:+0.0 %;−0.0 %} by the runtime's account.";
+               $"over the same windows: {Format.SignedPercent((runtime - kernel) / kernel)} by the runtime's account.";
     }
 
     /// <summary>Per scenario, the saturation rate of each protocol and transport, and the CPU per request the service spent there.</summary>

@@ -38,6 +38,18 @@ public static class Format
         _ => $"{(bytes / 1024.0 / 1024.0).ToString("0.00", Invariant)} MiB",
     };
 
+    /// <summary>A relative difference as a signed percentage to one decimal, "+1.2 %", "−0.4 %" or "0.0 %" (never "−0.0 %").</summary>
+    public static string SignedPercent(double fraction)
+    {
+        var percent = Math.Round(fraction * 100, 1);
+        return percent switch
+        {
+            > 0 => $"+{percent.ToString("0.0", Invariant)} %",
+            < 0 => $"−{(-percent).ToString("0.0", Invariant)} %",
+            _ => "0.0 %",
+        };
+    }
+
     public static string Ratio(double ratio) => $"{ratio.ToString(ratio >= 10 ? "0" : "0.00", Invariant)}×";
 
     /// <summary>A ratio's 95 % interval, "0.93–1.12".</summary>
