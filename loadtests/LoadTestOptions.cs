@@ -99,7 +99,7 @@ public sealed record LoadTestOptions
         {
             Description = "users: virtual users back to back (Śliwa & Pańczyk); paced: a fixed rate of single requests (Bolanowski); " +
                           "all: both on one start of the services; rate: an open-loop sweep of offered rates up to saturation; " +
-                          "driver-check: our driver against wrk and h2load",
+                          "driver-check: our driver against wrk and h2load (throughput), hey and h2load (latency at a fixed rate)",
             HelpName = "users|paced|all|rate|driver-check",
             Arity = ArgumentArity.ZeroOrOne,
             DefaultValueFactory = _ => Mode.Users,
@@ -147,19 +147,19 @@ public sealed record LoadTestOptions
         var quick = new Option<bool>("--quick")
         {
             Description = "Small and bounded (CI): users 1,4 × 10 requests on search-11, search-111, create (warm-up 10); paced 5/s × 10 on clone-hello; " +
-                          "rate 20,40,80/s × 1 s on search-11; timeout 10 s; options given explicitly win",
+                          "rate 20,40,80/s on search-11 (steps of 1 s, up to 4 s for 200 requests); timeout 10 s; options given explicitly win",
         };
         var failOnErrors = new Option<bool>("--fail-on-errors") { Description = "Exit 1 if any request failed or timed out" };
         var keepCreated = new Option<bool>("--keep-created") { Description = "Keep the authors the create scenario made (default: deleted after the check)" };
         var rates = new Option<IReadOnlyList<double>>("--rates")
         {
-            Description = $"rate: offered requests per second, in turn, until one is beyond the bound (default {string.Join(',', DefaultRates)})",
+            Description = "rate: offered requests per second, in turn, until one is beyond the bound",
             HelpName = "LIST", DefaultValueFactory = _ => DefaultRates,
             CustomParser = r => CommonOptions.List(r, v => double.TryParse(v, System.Globalization.CultureInfo.InvariantCulture, out var n) && n > 0
                 ? n
                 : throw new FormatException($"'{v}' is not a positive rate")),
         };
-        var stepSeconds = NumberOption("--step-seconds", "rate: seconds each offered rate is sent for", 3);
+        var stepSeconds = NumberOption("--step-seconds", "rate: seconds each offered rate is sent for (longer where 200 requests take longer, up to 4×)", 3);
         var p99Bound = NumberOption("--p99-bound", "rate: a rate is within the bound when no request fails and p99 ≤ this many ms", 100);
         var duration = NumberOption("--duration", "driver-check: seconds per measurement", 10);
         var checkUsers = IntOption("--check-users", "driver-check: concurrency", 50, CommonOptions.PositiveInt);

@@ -28,8 +28,8 @@ public sealed class RateSweep(LoadTestOptions options, ClientPool pool, ServiceS
     /// <summary>A step sends at least this many requests (longer than --step-seconds at low rates), so that its p99 is not just its slowest request.</summary>
     public const int MinRequestsPerStep = 200;
 
-    /// <summary>Before the first step, the scenario back to back by ten users for this long: the service's code and heap reach their steady state.</summary>
-    public static readonly TimeSpan Warmup = TimeSpan.FromSeconds(2);
+    /// <summary>Before the first step, the scenario back to back by ten users for this long (a quarter with --quick): the service's code and heap reach their steady state.</summary>
+    public static TimeSpan Warmup(bool quick) => TimeSpan.FromSeconds(quick ? 0.5 : 2);
 
     public List<RateCell> Cells { get; } = [];
 
@@ -81,7 +81,7 @@ public sealed class RateSweep(LoadTestOptions options, ClientPool pool, ServiceS
 
         var ledger = scenario.Creates ? new CreateLedger(created.Name($"rate-{protocol}-{transport}-".ToLowerInvariant())) : null;
         var label = $"rate {scenario.Name} · {Display.Of(protocol)} {transport.ToString().ToUpperInvariant()}";
-        var warmupLength = options.Quick ? Warmup / 4 : Warmup;
+        var warmupLength = Warmup(options.Quick);
         var warmup = new UserLoad(new ScenarioSender(scenario, options.Timeout, ledger, "w"), clients, 10, int.MaxValue, warmupLength);
         var clock = Stopwatch.StartNew();
         progress.Begin($"{label} [grey](warm-up)[/]", (long)warmupLength.TotalMilliseconds, () => clock.ElapsedMilliseconds);

@@ -161,7 +161,8 @@ public static class LoadReport
         if (r.RateCells.Count > 0)
         {
             rows.Add(("Rate sweep", $"open loop: {string.Join(", ", s.Rates.Select(x => x.ToString("0.##", CultureInfo.InvariantCulture)))} requests/s in turn, " +
-                                    $"{s.StepSeconds:0.#} s each, on a fixed schedule whatever the answers; latency from each request's intended send " +
+                                    $"{s.StepSeconds:0.#} s each or long enough for {RateSweep.MinRequestsPerStep} requests, after {RateSweep.Warmup(s.Quick).TotalSeconds:0.#} s " +
+                                    "of the scenario back to back by ten users (left out), on a fixed schedule whatever the answers; latency from each request's intended send " +
                                     $"time (HdrHistogram); a cell stops at the first rate with an error or a p99 above {s.P99BoundMs:0.#} ms; " +
                                     $"{RateSweep.Clients} clients per cell, at most {RateSweep.MaxInFlight} requests in flight; scenarios {string.Join(", ", s.RateScenarios)}; " +
                                     "server cost per request read per step as for the virtual users. " + CpuCheck(r.RateCells.SelectMany(c => c.Steps).Select(x => x.Cost))));
@@ -186,11 +187,13 @@ public static class LoadReport
     private static void Checks(Report report, RunReport r)
     {
         report.Section("Checks");
-        var cells = r.Users.Count(c => c.Measured) + r.Paced.Count(c => c.Measured);
+        var cells = r.Users.Count(c => c.Measured) + r.Paced.Count(c => c.Measured) + r.RateCells.Count(c => c.Measured);
         var issued = r.Users.Sum(c => c.Requests.Issued) + r.Paced.Sum(c => c.Requests.Issued);
         var ok = r.Users.Sum(c => c.Requests.Ok) + r.Paced.Sum(c => c.Requests.Ok);
+        var steps = r.RateCells.SelectMany(c => c.Steps).Select(s => s.Requests).ToList();
         var checks = r.Users.Where(c => c.NothingLost is not null).Select(c => (Cell: c.Id, Result: c.NothingLost!))
             .Concat(r.Paced.Where(c => c.NothingLost is not null).Select(c => (Cell: $"paced-{c.Scenario.Name}-{c.Protocol}-{c.Transport}".ToLowerInvariant(), Result: c.NothingLost!)))
+            .Concat(r.RateCells.Where(c => c.NothingLost is not null).Select(c => (Cell: $"rate-{c.Scenario.Name}-{c.Protocol}-{c.Transport}".ToLowerInvariant(), Result: c.NothingLost!)))
             .ToList();
         report.Bullets([
             r.TallyBalanced
@@ -198,7 +201,14 @@ public static class LoadReport
                 : "**The tally does NOT balance** in: " + string.Join(", ",
                     r.Users.Where(c => !c.Requests.Balanced || !c.Warmup.Balanced).Select(c => c.Id)
                         .Concat(r.Paced.Where(c => !c.Requests.Balanced).Select(c => $"paced {c.Scenario.Name} {c.Protocol} {c.Transport}"))) + ".",
-            $"Requests measured: {issued:N0} issued, {ok:N0} ok, {r.Errors:N0} failed or timed out, {issued - ok - r.Errors:N0} cancelled.",
+            .. issued > 0 || steps.Count == 0
+                ? [$"Requests measured: {issued:N0} issued, {ok:N0} ok, {r.Errors:N0} failed or timed out, {issued - ok - r.Errors:N0} cancelled."]
+                : Array.Empty<string>(),
+            .. steps.Count > 0
+                ? [$"Rate sweep: {steps.Sum(t => t.Issued):N0} requests issued in {steps.Count} steps, {steps.Sum(t => t.Ok):N0} ok, " +
+                   $"{steps.Sum(t => t.Failed + t.TimedOut):N0} failed or timed out, {steps.Sum(t => t.Cancelled):N0} cancelled " +
+                   "(errors end their cell: they belong to the steps beyond the bound)."]
+                : Array.Empty<string>(),
             .. checks.Count > 0
                 ? [$"**Nothing lost** after every create cell, read directly from {checks[0].Result.Database} (warm-up requests included; " +
                    "unknown = timed out or cancelled, may or may not be stored):"]
