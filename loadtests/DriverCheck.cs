@@ -73,8 +73,12 @@ public sealed class DriverCheck(
             return SkippedLatency("gRPC h2c", "h2load", "h2load is not installed: sudo apt-get install nghttp2-client");
         }
 
-        var body = results.File("grpc-search-request.bin");
-        await File.WriteAllBytesAsync(body, GrpcFrame(new V1.SearchAuthorsRequest { Phrase = scenario.Phrase }), stop);
+        var (body, problem) = await PrepareGrpcBodyAsync(scenario, url, stop);
+        if (problem is not null)
+        {
+            return SkippedLatency("gRPC h2c", "h2load", $"the prepared request does not work: {problem}");
+        }
+
         var perClient = (options.CheckRate / RateClients).ToString("0.###", CultureInfo.InvariantCulture);
         var seconds = options.Duration.TotalSeconds.ToString("0", CultureInfo.InvariantCulture);
         string[] command =
@@ -174,9 +178,8 @@ public sealed class DriverCheck(
             return Skipped("gRPC h2c", "h2load", users, connections, "h2load is not installed: sudo apt-get install nghttp2-client");
         }
 
-        var body = results.File("grpc-search-request.bin");
-        await File.WriteAllBytesAsync(body, GrpcFrame(new V1.SearchAuthorsRequest { Phrase = scenario.Phrase }), stop);
-        if (await VerifyGrpcBodyAsync(url, body, scenario.Rows!.Value, stop) is { } problem)
+        var (body, problem) = await PrepareGrpcBodyAsync(scenario, url, stop);
+        if (problem is not null)
         {
             return Skipped("gRPC h2c", "h2load", users, connections, $"the prepared request does not work: {problem}");
         }
@@ -287,6 +290,14 @@ public sealed class DriverCheck(
         return rate.Success
             ? (double.Parse(rate.Groups[1].Value, CultureInfo.InvariantCulture), summary)
             : (double.NaN, "h2load output not understood: " + output.Trim());
+    }
+
+    /// <summary>The search's request as h2load sends it, written to the results folder and sent once to check it works; the problem, or null.</summary>
+    private async Task<(string Path, string? Problem)> PrepareGrpcBodyAsync(Scenario scenario, string url, CancellationToken stop)
+    {
+        var body = results.File("grpc-search-request.bin");
+        await File.WriteAllBytesAsync(body, GrpcFrame(new V1.SearchAuthorsRequest { Phrase = scenario.Phrase }), stop);
+        return (body, await VerifyGrpcBodyAsync(url, body, scenario.Rows!.Value, stop));
     }
 
     /// <summary>The gRPC wire format of one message: a zero compression flag, the length big-endian, the protobuf.</summary>

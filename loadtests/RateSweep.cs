@@ -104,7 +104,7 @@ public sealed class RateSweep(LoadTestOptions options, ClientPool pool, ServiceS
             }
 
             GC.Collect();
-            var step = await StepAsync(scenario, protocol, clients, ledger, rate, $"{label} · {rate:0.##}/s", progress, cellStop.Token);
+            var step = await StepAsync(scenario, protocol, clients, ledger, rate, StepLength(rate), $"{label} · {rate:0.##}/s", progress, cellStop.Token);
             steps.Add(step);
             if (!step.WithinBound)
             {
@@ -125,11 +125,6 @@ public sealed class RateSweep(LoadTestOptions options, ClientPool pool, ServiceS
         Scenario scenario, Protocol protocol, Transport transport, double rate, TimeSpan duration, LiveProgress progress, CancellationToken stop) =>
         StepAsync(scenario, protocol, pool.For(protocol, transport, Clients), null, rate, duration,
             $"rate {scenario.Name} · {Display.Of(protocol, transport)} · {rate:0.##}/s", progress, stop);
-
-    private Task<RateStep> StepAsync(
-        Scenario scenario, Protocol protocol, IReadOnlyList<IProtocolClient> clients, CreateLedger? ledger, double rate, string label,
-        LiveProgress progress, CancellationToken stop) =>
-        StepAsync(scenario, protocol, clients, ledger, rate, StepLength(rate), label, progress, stop);
 
     private async Task<RateStep> StepAsync(
         Scenario scenario, Protocol protocol, IReadOnlyList<IProtocolClient> clients, CreateLedger? ledger, double rate, TimeSpan duration, string label,

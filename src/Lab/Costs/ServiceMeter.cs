@@ -98,27 +98,33 @@ public sealed class ServiceMeter : IDisposable
     public MeterMark Pause()
     {
         var at = DateTime.UtcNow;
-        var rest = NextCollection(at) + Margin - DateTime.UtcNow;
+        var rest = Rest(NextCollection(at));
         if (rest > TimeSpan.Zero)
         {
             Thread.Sleep(rest);
         }
 
-        return new MeterMark(at, KernelCpu.Seconds(ProcessId), DateTime.UtcNow);
+        return Resumed(at);
     }
 
     /// <inheritdoc cref="Pause"/>
     public async Task<MeterMark> PauseAsync(CancellationToken cancellationToken)
     {
         var at = DateTime.UtcNow;
-        var rest = await Task.Run(() => NextCollection(at), cancellationToken) + Margin - DateTime.UtcNow;
+        var rest = Rest(await Task.Run(() => NextCollection(at), cancellationToken));
         if (rest > TimeSpan.Zero)
         {
             await Task.Delay(rest, cancellationToken);
         }
 
-        return new MeterMark(at, KernelCpu.Seconds(ProcessId), DateTime.UtcNow);
+        return Resumed(at);
     }
+
+    /// <summary>How long to stay idle for the collection due at <paramref name="due"/> to have been taken.</summary>
+    private static TimeSpan Rest(DateTime due) => due + Margin - DateTime.UtcNow;
+
+    /// <summary>The mark of a pause that began at <paramref name="at"/> and ends now, with the kernel's account read now.</summary>
+    private MeterMark Resumed(DateTime at) => new(at, KernelCpu.Seconds(ProcessId), DateTime.UtcNow);
 
     /// <summary>The account at a marked instant: the first collection due at or after it, once it has arrived.</summary>
     /// <exception cref="TimeoutException">No such collection arrived: the service or its diagnostics ended.</exception>
