@@ -52,7 +52,11 @@ public static class LoadCharts
         }
     }
 
-    /// <summary>Per scenario of the rate sweep: p99 latency by offered rate, one line per protocol and transport, up to where each stopped.</summary>
+    /// <summary>
+    /// Per scenario of the rate sweep: p99 latency by offered rate, one line per protocol and transport, up to where each
+    /// stopped, with the bound drawn. The axis is logarithmic: the step past saturation is often seconds, and on a linear
+    /// axis it flattens every step under the bound to the floor.
+    /// </summary>
     public static IEnumerable<(string Name, string Svg)> Rates(IReadOnlyList<RateCell> cells, Settings settings)
     {
         var labels = settings.Rates.Select(r => r.ToString("0.##", CultureInfo.InvariantCulture)).ToList();
@@ -62,7 +66,8 @@ public static class LoadCharts
                 Display.Of(c.Protocol, c.Transport), Display.Colour(c.Protocol), c.Transport == Transport.Https,
                 c.Steps.Select(s => ((double)IndexOf(settings.Rates, s.OfferedRate), s.Latency.P99Ms)).ToList())).ToList();
             yield return ($"rate-{scenario.Name}.svg", SvgChart.Lines(
-                $"p99 latency by offered rate (open loop, from the intended send): {scenario.Label}", "offered requests per second", "p99 (ms)", series, labels));
+                $"p99 latency by offered rate (open loop, from the intended send): {scenario.Label}", "offered requests per second", "p99 (ms, log scale)", series, labels,
+                logarithmic: true, threshold: new Threshold(settings.P99BoundMs, $"bound {settings.P99BoundMs:0.##} ms")));
         }
     }
 

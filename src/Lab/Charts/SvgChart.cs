@@ -20,20 +20,34 @@ public static class SvgChart
     private const int PlotWidth = Width - Left - Right;
     private const int PlotHeight = Height - Top - Bottom;
 
-    /// <summary>Lines over x; with <paramref name="categories"/> the x values are indexes into those labels.</summary>
-    public static string Lines(string title, string xLabel, string yLabel, IReadOnlyList<ChartSeries> series, IReadOnlyList<string>? categories = null)
+    /// <summary>
+    /// Lines over x; with <paramref name="categories"/> the x values are indexes into those labels. A logarithmic y axis
+    /// (<paramref name="logarithmic"/>) keeps small values apart when one point is orders of magnitude above the rest
+    /// (latency past saturation); it shows positive values only. A <paramref name="threshold"/> is drawn across the plot.
+    /// </summary>
+    public static string Lines(string title, string xLabel, string yLabel, IReadOnlyList<ChartSeries> series, IReadOnlyList<string>? categories = null,
+        bool logarithmic = false, Threshold? threshold = null)
     {
-        var points = series.SelectMany(s => s.Points).Where(p => double.IsFinite(p.Y)).ToList();
+        bool Shown(double y) => double.IsFinite(y) && (!logarithmic || y > 0);
+        var points = series.SelectMany(s => s.Points).Where(p => Shown(p.Y)).ToList();
         var (xMin, xMax) = categories is not null
             ? (-0.5, categories.Count - 0.5)
             : points.Count == 0 ? (0, 1) : (points.Min(p => p.X), Math.Max(points.Max(p => p.X), points.Min(p => p.X) + 1));
-        var yMax = points.Count == 0 ? 1 : points.Max(p => p.Y);
-        var (yStep, yTop) = Ticks(yMax);
+        var ys = points.Select(p => p.Y).Concat(threshold is null ? [] : [threshold.Value]).ToList();
+        var axis = logarithmic
+            ? LogarithmicAxis(ys.DefaultIfEmpty(1).Min(), ys.DefaultIfEmpty(1).Max())
+            : LinearAxis(ys.DefaultIfEmpty(1).Max());
         double X(double x) => Left + (x - xMin) / (xMax - xMin) * PlotWidth;
-        double Y(double y) => Top + PlotHeight - y / yTop * PlotHeight;
+        double Y(double y) => Top + PlotHeight - axis.Fraction(y) * PlotHeight;
 
         var svg = Begin(title);
-        Grid(svg, yStep, yTop, yLabel, Y);
+        Grid(svg, axis.Ticks, yLabel, Y);
+        if (threshold is not null)
+        {
+            svg.Append($"<line x1=\"{Left}\" x2=\"{Left + PlotWidth}\" y1=\"{F(Y(threshold.Value))}\" y2=\"{F(Y(threshold.Value))}\" stroke=\"#c00\" stroke-dasharray=\"3 3\"/>\n");
+            Text(svg, Left + PlotWidth - 4, Y(threshold.Value) - 5, threshold.Label, "end");
+        }
+
         if (categories is not null)
         {
             for (var i = 0; i < categories.Count; i++)
@@ -53,7 +67,7 @@ public static class SvgChart
         Text(svg, Left + PlotWidth / 2.0, Height - 14, xLabel, "middle");
         foreach (var s in series)
         {
-            var valid = s.Points.Where(p => double.IsFinite(p.Y)).ToList();
+            var valid = s.Points.Where(p => Shown(p.Y)).ToList();
             if (valid.Count == 0)
             {
                 continue;
@@ -78,14 +92,14 @@ public static class SvgChart
     public static string Bars(string title, string yLabel, IReadOnlyList<string> groups, IReadOnlyList<BarSeries> series)
     {
         var values = series.SelectMany(s => s.Values).Where(double.IsFinite).ToList();
-        var (yStep, yTop) = Ticks(values.Count == 0 ? 1 : values.Max());
-        double Y(double y) => Top + PlotHeight - y / yTop * PlotHeight;
+        var axis = LinearAxis(values.Count == 0 ? 1 : values.Max());
+        double Y(double y) => Top + PlotHeight - axis.Fraction(y) * PlotHeight;
         var groupWidth = PlotWidth / (double)Math.Max(groups.Count, 1);
         // Names wider than their group (about 7 px a character) are slanted down to the right, so that neighbours do not overlap.
         var longest = groups.Select(g => g.Length).DefaultIfEmpty(0).Max();
         var slanted = longest * 7 > groupWidth;
         var svg = Begin(title, Width, Height + (slanted ? (int)(longest * 7 * 0.5) : 0));
-        Grid(svg, yStep, yTop, yLabel, Y);
+        Grid(svg, axis.Ticks, yLabel, Y);
         var barWidth = groupWidth * 0.8 / Math.Max(series.Count, 1);
         for (var g = 0; g < groups.Count; g++)
         {
@@ -260,9 +274,9 @@ public static class SvgChart
 
     private static string End(StringBuilder svg) => svg.Append("</svg>\n").ToString();
 
-    private static void Grid(StringBuilder svg, double step, double top, string label, Func<double, double> y)
+    private static void Grid(StringBuilder svg, IEnumerable<double> ticks, string label, Func<double, double> y)
     {
-        for (var v = 0.0; v <= top + step / 1e6; v += step)
+        foreach (var v in ticks)
         {
             svg.Append($"<line x1=\"{Left}\" x2=\"{Left + PlotWidth}\" y1=\"{F(y(v))}\" y2=\"{F(y(v))}\" stroke=\"#ddd\"/>\n");
             Text(svg, Left - 6, y(v) + 4, Number(v), "end");
@@ -288,6 +302,47 @@ public static class SvgChart
         svg.Append($"<text x=\"{F(x)}\" y=\"{F(y)}\" text-anchor=\"{anchor}\">{Escape(text)}</text>\n");
 
     private static string Dash(bool dashed) => dashed ? " stroke-dasharray=\"6 4\"" : "";
+
+    /// <summary>A y axis: its grid values and where a value falls, 0 at the bottom and 1 at the top.</summary>
+    private sealed record Axis(IReadOnlyList<double> Ticks, Func<double, double> Fraction);
+
+    /// <summary>From 0 to a 1-2-5 step above <paramref name="max"/>, about five grid lines.</summary>
+    private static Axis LinearAxis(double max)
+    {
+        var (step, top) = Ticks(max);
+        var ticks = Enumerable.Range(0, (int)Math.Round(top / step) + 1).Select(i => i * step).ToList();
+        return new Axis(ticks, y => y / top);
+    }
+
+    /// <summary>From the 1-2-5 value at or below <paramref name="min"/> to the one at or above <paramref name="max"/>; powers of ten only when that is over three decades.</summary>
+    private static Axis LogarithmicAxis(double min, double max)
+    {
+        var values = OneTwoFive(Math.Floor(Math.Log10(min)) - 1, Math.Ceiling(Math.Log10(max)) + 1).ToList();
+        var (bottom, top) = (values.Last(v => v <= min * (1 + 1e-9)), values.First(v => v >= max * (1 - 1e-9)));
+        if (top <= bottom)
+        {
+            top = values.First(v => v > bottom);
+        }
+
+        var ticks = values.Where(v => v >= bottom && v <= top).ToList();
+        if (top / bottom > 1000)
+        {
+            ticks = ticks.Where(v => Math.Abs(Math.Log10(v) - Math.Round(Math.Log10(v))) < 1e-9).Prepend(bottom).Append(top).Distinct().ToList();
+        }
+
+        return new Axis(ticks, y => (Math.Log(y) - Math.Log(bottom)) / (Math.Log(top) - Math.Log(bottom)));
+    }
+
+    private static IEnumerable<double> OneTwoFive(double fromExponent, double toExponent)
+    {
+        for (var e = fromExponent; e <= toExponent; e++)
+        {
+            foreach (var m in new[] { 1, 2, 5 })
+            {
+                yield return m * Math.Pow(10, e);
+            }
+        }
+    }
 
     /// <summary>A 1-2-5 step giving about five grid lines, and the top of the axis.</summary>
     private static (double Step, double Top) Ticks(double max)
