@@ -1,5 +1,6 @@
 using HdrHistogram;
 using ProtocolBench.Lab;
+using ProtocolBench.Lab.CommandLine;
 using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Lab.Services;
 using ProtocolBench.LoadTests.Reports;
@@ -142,14 +143,14 @@ public static class LoadTestRun
             var run = new RunDescription
             {
                 Id = runId,
-                CommandLine = "dotnet run -c Release --project loadtests" + (args.Length > 0 ? " -- " + string.Join(' ', args.Select(Quote)) : ""),
+                CommandLine = ShellCommand.Of("loadtests", args),
                 Started = started,
                 Finished = DateTimeOffset.UtcNow,
                 Interrupted = interruption.Reason,
                 Machine = machine,
                 Pinning = pinned,
                 Services = services?.Description ?? "not started",
-                Database = services?.Database?.Describe() ?? (common.External is null ? "not started" : "unknown (external services)"),
+                Database = services?.DatabaseSetup ?? (common.External is null ? "not started" : "unknown (external services)"),
                 HttpVersions = common.HttpVersions,
                 Conditions = services?.Applied(common.Conditions) ?? common.Conditions,
             };
@@ -251,6 +252,4 @@ public static class LoadTestRun
             return $"Deleting this run's authors ({created.Prefix}*) failed: {e.Message}";
         }
     }
-
-    private static string Quote(string argument) => argument.Contains(' ') ? $"\"{argument}\"" : argument;
 }

@@ -7,6 +7,7 @@ using ProtocolBench.Benchmarks.Config;
 using ProtocolBench.Benchmarks.Reporting;
 using ProtocolBench.Benchmarks.Suite;
 using ProtocolBench.Lab;
+using ProtocolBench.Lab.CommandLine;
 using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Lab.Services;
 using ProtocolBench.Shared.Domain;
@@ -114,12 +115,12 @@ public static class BenchmarkCommand
             {
                 Id = runId,
                 Job = BenchConfig.Describe(options.Job),
-                Database = session.Database?.Describe() ?? "whatever the external services use",
+                Database = session.DatabaseSetup ?? "whatever the external services use",
                 Services = session.Description,
                 Pinning = pinning.Apply(),
                 HttpVersions = common.HttpVersions,
                 Conditions = session.Applied(common.Conditions),
-                CommandLine = "dotnet run -c Release --project benchmarks" + (args.Length > 0 ? " -- " + string.Join(' ', args) : ""),
+                CommandLine = ShellCommand.Of("benchmarks", args),
                 Started = started,
             };
 

@@ -161,8 +161,8 @@ public static class LoadReport
         if (r.RateCells.Count > 0)
         {
             rows.Add(("Rate sweep", $"open loop: {string.Join(", ", s.Rates.Select(x => x.ToString("0.##", CultureInfo.InvariantCulture)))} requests/s in turn, " +
-                                    $"{s.StepSeconds:0.#} s each or long enough for {RateSweep.MinRequestsPerStep} requests, after {RateSweep.Warmup(s.Quick).TotalSeconds:0.#} s " +
-                                    "of the scenario back to back by ten users (left out), on a fixed schedule whatever the answers; latency from each request's intended send " +
+                                    $"{s.StepSeconds:0.#} s each or long enough for {RateSweep.MinRequestsPerStep} requests, after a warm-up (left out): {RateSweep.WarmupUsers} users " +
+                                    $"send the scenario back to back, {RateSweep.WarmupRequests(s.Quick)} requests and then {RateSweep.Warmup(s.Quick).TotalSeconds:0.#} s more; requests go out on a fixed schedule whatever the answers; latency from each request's intended send " +
                                     $"time (HdrHistogram); a cell stops at the first rate with an error or a p99 above {s.P99BoundMs:0.#} ms; " +
                                     $"{RateSweep.Clients} clients per cell, at most {RateSweep.MaxInFlight} requests in flight; scenarios {string.Join(", ", s.RateScenarios)}; " +
                                     "server cost per request read per step as for the virtual users. " + CpuCheck(r.RateCells.SelectMany(c => c.Steps).Select(x => x.Cost))));

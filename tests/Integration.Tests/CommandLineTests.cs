@@ -132,6 +132,16 @@ public sealed class CommandLineTests
         Assert.Contains(result.Errors, e => e.Message.Contains(option.TrimStart('-').Split('=')[0], StringComparison.Ordinal));
     }
 
+    [Fact]
+    public void TheReportedCommandPastesIntoAShellAndHidesThePassword()
+    {
+        var line = ShellCommand.Of("loadtests", ["users", "--filter", "*Authors*", "--database", "postgres",
+            "--connection-string", "Host=db;Username=pb;Password=s3cret;Database=protocolbench", "--results", "/tmp/it's here"]);
+
+        Assert.Equal("dotnet run -c Release --project loadtests -- users --filter '*Authors*' --database postgres " +
+                     "--connection-string 'Host=db;Username=pb;Password=***;Database=protocolbench' --results '/tmp/it'\\''s here'", line);
+    }
+
     private static CommonSettings Read(params string[] args)
     {
         var (root, common) = Root();

@@ -52,6 +52,18 @@ public sealed class ServiceSession : IAsyncDisposable
 
     public string Description { get; }
 
+    /// <summary>
+    /// The database as a report's setup names it, with where its queries run: SQLite inside each service (its CPU is in
+    /// the server cost), PostgreSQL in a server of its own that this run does not pin or meter. Null when not known.
+    /// </summary>
+    public string? DatabaseSetup => Database switch
+    {
+        null => null,
+        { Provider: DatabaseProvider.Sqlite } d => $"{d.Describe()}, inside each service's process: the queries' CPU is part of the server cost",
+        var d => $"{d.Describe()}: a server of its own, not pinned (its processes may run on either core) and not metered: " +
+                 "the server cost is the service's alone, without the queries' CPU in PostgreSQL (the same queries for every protocol)",
+    };
+
     public bool External => _running is null;
 
     /// <summary>The protocols whose service died, with what was seen.</summary>
