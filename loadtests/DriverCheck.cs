@@ -7,6 +7,7 @@ using Google.Protobuf;
 using ProtocolBench.Lab.Services;
 using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Lab;
+using ProtocolBench.Lab.CommandLine;
 using ProtocolBench.LoadTests.Reports;
 using ProtocolBench.Shared.Clients;
 
@@ -19,7 +20,7 @@ namespace ProtocolBench.LoadTests;
 /// </summary>
 /// <para>
 /// Then latency at one fixed rate (<see cref="LoadTestOptions.CheckRate"/>), well below saturation: our open-loop sweep's
-/// step (<see cref="RateSweep.MeasureAsync"/>) against hey (REST, five workers with a rate limit each) and h2load --rps
+/// step (<see cref="RateSweep.MeasureAsync"/>) against hey -q (REST, one worker at the whole rate) and h2load --rps
 /// (gRPC), alternately; p50, p99 and mean side by side.
 /// </para>
 public sealed class DriverCheck(
@@ -118,7 +119,7 @@ public sealed class DriverCheck(
                             $"p99 {ours.Latency.P99Ms:F2}, mean {ours.Latency.MeanMs:F2}; {Spectre.Console.Markup.Escape(summary)}");
         }
 
-        return new LatencyComparison(endpoint, tool, string.Join(' ', Pinning.Prefix(driverCpus).Concat(command).Select(Quote)), options.CheckRate,
+        return new LatencyComparison(endpoint, tool, ShellCommand.Line(Pinning.Prefix(driverCpus).Concat(command)), options.CheckRate,
             options.Duration.TotalSeconds, rounds, null);
     }
 
@@ -229,7 +230,7 @@ public sealed class DriverCheck(
                             $"ratio {oursPerSecond / theirs:F2}; ours: errors {Spectre.Console.Markup.Escape(ours.Tally.Summary().ErrorText)}; {Spectre.Console.Markup.Escape(summary)}");
         }
 
-        return new DriverComparison(endpoint, tool, string.Join(' ', Pinning.Prefix(driverCpus).Concat(command).Select(Quote)), users, connections,
+        return new DriverComparison(endpoint, tool, ShellCommand.Line(Pinning.Prefix(driverCpus).Concat(command)), users, connections,
             options.Duration.TotalSeconds, rounds, null);
     }
 
@@ -340,6 +341,4 @@ public sealed class DriverCheck(
 
     private DriverComparison Skipped(string endpoint, string tool, int users, int connections, string reason) =>
         new(endpoint, tool, "", users, connections, options.Duration.TotalSeconds, [], reason);
-
-    private static string Quote(string argument) => argument.Contains(' ') ? $"'{argument}'" : argument;
 }

@@ -9,7 +9,10 @@ namespace ProtocolBench.Lab.CommandLine;
 public static partial class ShellCommand
 {
     public static string Of(string project, IReadOnlyList<string> args) =>
-        $"dotnet run -c Release --project {project}" + (args.Count > 0 ? " -- " + string.Join(' ', args.Select(a => Quote(Mask(a)))) : "");
+        Line(["dotnet", "run", "-c", "Release", "--project", project, .. args.Count > 0 ? ["--", .. args] : Array.Empty<string>()]);
+
+    /// <summary>Any command's words as one line for a shell (e.g. the driver check's wrk, hey and h2load).</summary>
+    public static string Line(IEnumerable<string> words) => string.Join(' ', words.Select(w => Quote(Mask(w))));
 
     private static string Mask(string argument) => Password().Replace(argument, "${key}=***");
 
