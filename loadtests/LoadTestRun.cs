@@ -230,7 +230,7 @@ public static class LoadTestRun
         IReadOnlyList<RateCell> rates)
     {
         var wrote = users.Any(c => c.NothingLost is not null) || paced.Any(c => c.NothingLost is not null) || rates.Any(c => c.NothingLost is not null);
-        if (!wrote || services?.Database is not { } database)
+        if (!wrote || services is null)
         {
             return null;
         }
@@ -243,9 +243,13 @@ public static class LoadTestRun
         try
         {
             using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(60));
-            await using var domain = new InProcessOperations(database);
-            var deleted = await CreatedAuthors.DeleteAsync(domain, created.Prefix, timeout.Token);
-            return $"Afterwards the {deleted} authors of this run ({created.Prefix}*) were deleted from the database.";
+            // Services started elsewhere (--external): their database is out of reach, so through a client of the run's first protocol.
+            await using var operations = services.Database is { } database
+                ? new InProcessOperations(database)
+                : (ILibraryOperations)ProtocolClients.Create(options.Protocols[0], options.Transports[0], ClientOptionsFor(options, services.Addresses));
+            var deleted = await CreatedAuthors.DeleteAsync(operations, created.Prefix, timeout.Token);
+            var where = services.Database is null ? $"through {Display.Of(options.Protocols[0], options.Transports[0])}" : "from the database";
+            return $"Afterwards the {deleted} authors of this run ({created.Prefix}*) were deleted {where}.";
         }
         catch (Exception e)
         {

@@ -195,7 +195,7 @@ public static class BenchmarkCommand
         Console.WriteLine(digest);
         Console.WriteLine($"Reports: {Path.Combine(results, SummaryWriter.HtmlFile)}");
         Console.WriteLine($"         {Path.Combine(results, SummaryWriter.MarkdownFile)}");
-        Console.WriteLine($"         {Path.Combine(results, RoundFolder(1))}{Path.DirectorySeparatorChar} ... (BenchmarkDotNet, per round: {reportFiles.Count} files)");
+        Console.WriteLine($"         {Path.Combine(results, RoundFolder(1))}{Path.DirectorySeparatorChar} ... (BenchmarkDotNet: {reportFiles.Count} files over {measured.Rounds.Count} rounds)");
         return checks.Conclude(cells.Count, domainFloors.Count, transfers.Count);
     }
 

@@ -26,7 +26,6 @@ public static class ReportCommand
         var reportFiles = ReportSuffixes
             .SelectMany(suffix => Directory.EnumerateFiles(directory, "*" + suffix, SearchOption.AllDirectories))
             .Select(file => Path.GetRelativePath(directory, file).Replace('\\', '/'))
-            .Order(StringComparer.Ordinal)
             .ToList();
         Console.WriteLine(new SummaryWriter(run.Results, run.Run).Write(directory, reportFiles));
         Console.WriteLine($"Rewrote {Path.Combine(directory, SummaryWriter.HtmlFile)} and {SummaryWriter.MarkdownFile} from {RunFile.FileName}.");

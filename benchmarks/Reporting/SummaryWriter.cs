@@ -499,7 +499,9 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
         }
 
         report.Section("Notes").Bullets(notes, note: true);
-        report.Section("BenchmarkDotNet reports").Bullets(reportFiles.Select(file => $"[{file}]({Uri.EscapeDataString(file).Replace("%2F", "/")})"));
+        // Round by round (round-2 before round-10), the same whether the run or `report` lists them.
+        report.Section("BenchmarkDotNet reports").Bullets(reportFiles.Order(StringComparer.Create(CultureInfo.InvariantCulture, CompareOptions.NumericOrdering))
+            .Select(file => $"[{file}]({Uri.EscapeDataString(file).Replace("%2F", "/")})"));
         report.Write(directory, Path.GetFileNameWithoutExtension(MarkdownFile));
         return $"{winners.ToText()}\n{headline}\n{winnerLine}\n{stabilityLine}\n{verdictLine}\n";
     }

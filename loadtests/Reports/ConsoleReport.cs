@@ -44,6 +44,11 @@ public static class ConsoleReport
             AnsiConsole.MarkupLine($"{(lost.Failed ? "[red]" : lost.Passed ? "[green]" : "[yellow]")}Nothing lost[/] {Markup.Escape(lost.Prefix)}*: {Markup.Escape(lost.Verdict)}");
         }
 
+        if (r.Cleanup is not null)
+        {
+            AnsiConsole.MarkupLine($"[grey]{Markup.Escape(r.Cleanup)}[/]");
+        }
+
         foreach (var problem in r.Problems)
         {
             AnsiConsole.MarkupLine($"[red]{Markup.Escape(problem)}[/]");

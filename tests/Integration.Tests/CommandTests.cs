@@ -1,8 +1,11 @@
 using System.Diagnostics;
 using System.Text.RegularExpressions;
+using Microsoft.EntityFrameworkCore;
 using ProtocolBench.Integration.Tests.Infrastructure;
 using ProtocolBench.Lab.Network;
 using ProtocolBench.Lab.Services;
+using ProtocolBench.Shared.Clients;
+using ProtocolBench.Shared.Domain.Data;
 
 namespace ProtocolBench.Integration.Tests;
 
@@ -122,6 +125,44 @@ public sealed partial class CommandTests : IDisposable
         Assert.Matches(@"✓ search-11 gRPC HTTP ×1: \d+ req/s[^\n]*errors 0", command.Output);
         Assert.True(File.Exists(Path.Combine(_work, "results", "report.md")), "the partial report was not written");
         AssertAllGone(pids);
+    }
+
+    /// <summary>
+    /// With --external the load command cannot reach the database, so it deletes the authors its creates wrote through a
+    /// protocol's client, as the benchmark command does (they were left in the user's database run after run).
+    /// </summary>
+    [Fact]
+    public async Task LoadTestOnExternalServicesDeletesTheAuthorsItCreatedThroughTheService()
+    {
+        await using var services = await ServiceLauncher.StartAsync(new LaunchOptions
+        {
+            Addresses = ServiceAddresses.AnyFree,
+            Provider = DatabaseProvider.Sqlite,
+            ConnectionString = Database,
+            StartupTimeout = StartTimeout,
+        }, cancellationToken: Token);
+        await using var command = CommandProcess.Start(
+            "loadtests", "ProtocolBench.LoadTests.dll",
+            "users", "--external", "127.0.0.1", "--ports", services.Addresses.ToString(), "--no-pin",
+            "--results", Path.Combine(_work, "results"), "--scenarios", "create", "--protocols", "rest,grpc",
+            "--transports", "http", "--users", "2", "--requests", "20", "--warmup", "1", "--warmup-total", "1");
+
+        Assert.Equal(0, await command.ExitCodeAsync(TimeSpan.FromMinutes(3)));
+
+        var deleted = DeletedLine().Match(command.Output);
+        Assert.True(deleted.Success, $"No clean-up line. The command printed:\n{command.Output}");
+        Assert.True(int.Parse(deleted.Groups[1].Value) >= 80, deleted.Value);
+        var left = await CountAuthorsNamedAsync(Database, "pb-load-");
+        Assert.Equal(0, left);
+    }
+
+    /// <summary>Authors whose name starts with the prefix, read from the database itself, not through a service.</summary>
+    private static async Task<int> CountAuthorsNamedAsync(string connectionString, string prefix)
+    {
+        var options = new DbContextOptionsBuilder<LibraryDbContext>();
+        new DatabaseOptions { Provider = DatabaseProvider.Sqlite, ConnectionString = connectionString }.Configure(options);
+        await using var db = new LibraryDbContext(options.Options);
+        return await db.Authors.CountAsync(a => a.Name.StartsWith(prefix), Token);
     }
 
     public static readonly TheoryData<string, string, string> UnknownOptions = new()
@@ -248,6 +289,10 @@ public sealed partial class CommandTests : IDisposable
     /// <summary>The benchmark's progress line of its first measured cell, "[   1/92] ...".</summary>
     [GeneratedRegex(@"\[\s*1/\d+\]")]
     private static partial Regex FirstCell();
+
+    /// <summary>The load report's clean-up line: "Afterwards the N authors of this run (...) were deleted ...".</summary>
+    [GeneratedRegex(@"Afterwards the (\d+) authors of this run")]
+    private static partial Regex DeletedLine();
 
     private static void SkipUnlessLinux() =>
         Assert.SkipUnless(OperatingSystem.IsLinux(), "Signals are sent with kill(1); these tests run on Linux.");

@@ -41,6 +41,18 @@ public sealed class NetworkTests : IDisposable
         Assert.Throws<FormatException>(() => NetworkProfile.Parse(value));
 
     /// <summary>
+    /// netem's queue holds what the link carries during the delay (twice over, at least netem's 1,000 packets), so a long,
+    /// fast link is not turned into a lossy one; delay, jitter and loss are written as tc reads them.
+    /// </summary>
+    [Theory]
+    [InlineData("wan", "netem limit 1000 delay 20000us 2000us loss 0.1%")]
+    [InlineData("rate=1gbit,delay=40ms", "netem limit 6667 delay 40000us")]
+    [InlineData("rate=10gbit,delay=100ms,jitter=10ms", "netem limit 183334 delay 100000us 10000us")]
+    [InlineData("delay=20ms,loss=1%", "netem delay 20000us loss 1%")]
+    public void NetemQueuesWhatTheLinkCarriesDuringTheDelay(string value, string expected) =>
+        Assert.Equal(expected, string.Join(' ', NetworkProfile.Parse(value).NetemArguments()));
+
+    /// <summary>
     /// The services in their namespace over a 40 Mbit/s link: the 3.4 MB PDF cannot arrive faster than the rate allows (at
     /// least 90 % of bytes ÷ rate), arrives whole, and disposing the link removes the namespace and the veth pair.
     /// </summary>

@@ -26,6 +26,43 @@ public sealed partial record NetworkProfile(string Name, long? BitsPerSecond = n
     /// <summary>Whether the profile asks for what only netem does: delay, jitter or loss.</summary>
     public bool NeedsNetem => DelayMs > 0 || JitterMs > 0 || LossPercent > 0;
 
+    /// <summary>netem's default queue, in packets.</summary>
+    public const int NetemDefaultLimit = 1000;
+
+    /// <summary>
+    /// What follows "tc qdisc add ... " for this profile's delay, jitter and loss: netem, its queue, then "delay D J" and
+    /// "loss L%". netem holds every packet for the delay, so at a known rate its queue must hold what the link carries in
+    /// that time, or it drops packets the profile never asked to lose: twice the rate × (delay + jitter) in 1,500-byte
+    /// packets, at least netem's default of 1,000 (rate=1gbit,delay=40ms carries about 3,333 packets in its 40 ms).
+    /// </summary>
+    public IReadOnlyList<string> NetemArguments()
+    {
+        var arguments = new List<string> { "netem" };
+        if (BitsPerSecond is { } rate)
+        {
+            var inFlight = rate / 8.0 / 1500 * (DelayMs + JitterMs) / 1000;
+            arguments.AddRange(["limit", Math.Max(NetemDefaultLimit, (long)Math.Ceiling(2 * inFlight)).ToString(CultureInfo.InvariantCulture)]);
+        }
+
+        if (DelayMs > 0 || JitterMs > 0)
+        {
+            arguments.AddRange(["delay", Microseconds(DelayMs)]);
+            if (JitterMs > 0)
+            {
+                arguments.Add(Microseconds(JitterMs));
+            }
+        }
+
+        if (LossPercent > 0)
+        {
+            arguments.AddRange(["loss", LossPercent.ToString("0.####", CultureInfo.InvariantCulture) + "%"]);
+        }
+
+        return arguments;
+    }
+
+    private static string Microseconds(double ms) => (ms * 1000).ToString("0", CultureInfo.InvariantCulture) + "us";
+
     /// <summary>"100 Mbit/s each way, 0.2 ms delay".</summary>
     public string Describe()
     {

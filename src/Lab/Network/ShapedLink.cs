@@ -184,24 +184,10 @@ public sealed partial class ShapedLink : IAsyncDisposable
             return false;
         }
 
-        var netem = new List<string>(Tc(["qdisc", "add", "dev", device, .. parent.Split(' '), "handle", "10:", "netem"]));
-        if (profile.DelayMs > 0 || profile.JitterMs > 0)
-        {
-            netem.AddRange(["delay", Ms(profile.DelayMs)]);
-            if (profile.JitterMs > 0)
-            {
-                netem.Add(Ms(profile.JitterMs));
-            }
-        }
-
-        if (profile.LossPercent > 0)
-        {
-            netem.AddRange(["loss", profile.LossPercent.ToString("0.####", CultureInfo.InvariantCulture) + "%"]);
-        }
-
+        var netem = Tc(["qdisc", "add", "dev", device, .. parent.Split(' '), "handle", "10:", .. profile.NetemArguments()]);
         try
         {
-            await RunAsync([.. netem], cancellationToken);
+            await RunAsync(netem, cancellationToken);
             return true;
         }
         catch (NetworkCommandException e) when (e.Message.Contains("qdisc kind is unknown", StringComparison.OrdinalIgnoreCase))
@@ -209,8 +195,6 @@ public sealed partial class ShapedLink : IAsyncDisposable
             return false;
         }
     }
-
-    private static string Ms(double ms) => (ms * 1000).ToString("0", CultureInfo.InvariantCulture) + "us";
 
     private async Task RemoveAsync(CancellationToken cancellationToken)
     {
