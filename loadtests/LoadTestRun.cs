@@ -242,8 +242,9 @@ public static class LoadTestRun
 
         try
         {
-            using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(60));
-            // Services started elsewhere (--external): their database is out of reach, so through a client of the run's first protocol.
+            // Services started elsewhere (--external): their database is out of reach, so through a client of the run's first
+            // protocol, one request per author (a full study's 32,500 creates take minutes that way).
+            using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(services.Database is null ? 10 : 1));
             await using var operations = services.Database is { } database
                 ? new InProcessOperations(database)
                 : (ILibraryOperations)ProtocolClients.Create(options.Protocols[0], options.Transports[0], ClientOptionsFor(options, services.Addresses));
