@@ -244,12 +244,14 @@ public static class LoadTestRun
         {
             // Services started elsewhere (--external): their database is out of reach, so through a client of the run's first
             // protocol, one request per author (a full study's 32,500 creates take minutes that way).
-            using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(services.Database is null ? 10 : 1));
-            await using var operations = services.Database is { } database
-                ? new InProcessOperations(database)
-                : (ILibraryOperations)ProtocolClients.Create(options.Protocols[0], options.Transports[0], ClientOptionsFor(options, services.Addresses));
+            var database = services.Database;
+            var (protocol, transport) = (options.Protocols[0], options.Transports[0]);
+            using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(database is null ? 10 : 1));
+            await using var operations = database is null
+                ? ProtocolClients.Create(protocol, transport, ClientOptionsFor(options, services.Addresses))
+                : (ILibraryOperations)new InProcessOperations(database);
             var deleted = await CreatedAuthors.DeleteAsync(operations, created.Prefix, timeout.Token);
-            var where = services.Database is null ? $"through {Display.Of(options.Protocols[0], options.Transports[0])}" : "from the database";
+            var where = database is null ? $"through {Display.Of(protocol, transport)}" : "from the database";
             return $"Afterwards the {deleted} authors of this run ({created.Prefix}*) were deleted {where}.";
         }
         catch (Exception e)
