@@ -23,8 +23,8 @@ public sealed record BenchOptions
 
     public bool Verbose { get; init; }
 
-    /// <summary>How many times the whole selection is measured; verdicts come from the spread between rounds.</summary>
-    public int Rounds { get; init; } = 1;
+    /// <summary>How many times the selection is measured and when a row stops; rankings come from the spread between rounds.</summary>
+    public RoundDesign Design { get; init; } = RoundDesign.Fixed(1);
 
     /// <summary>Restart the services before every this many rounds (0: never); not with --external.</summary>
     public int RestartEvery { get; init; } = 1;
@@ -56,7 +56,7 @@ public sealed record BenchOptions
         var common = new CommonOptions();
         var job = new Option<JobKind>("--job", "-j")
         {
-            Description = "default: 8 rounds of 1 warm-up + 5 iterations of ~100 ms per cell; short: 3 rounds of 1 + 3 iterations " +
+            Description = "default: 3 to 8 rounds of 1 warm-up + 5 iterations of ~100 ms per cell, each row until settled; short: 3 rounds of 1 + 3 iterations " +
                           "of ~100 ms; medium, long: BenchmarkDotNet's presets, 3 rounds; dry: every cell once",
             HelpName = "default|short|medium|long|dry",
             DefaultValueFactory = _ => JobKind.Default,
@@ -68,8 +68,20 @@ public sealed record BenchOptions
         var verbose = new Option<bool>("--verbose") { Description = "Show BenchmarkDotNet's own output on the console (it is always in the log file)" };
         var rounds = new Option<int?>("--rounds")
         {
-            Description = "Measure the selection this many times, each round in a new shuffled order; verdicts need 2 or more " +
-                          "[default: 8 for the default job, 3 for short, medium and long, 1 for dry]",
+            Description = "Measure every row exactly this many times (a fixed design), each round in a new shuffled order; rankings need 2 or more " +
+                          "[default: the default job stops each row when settled (--min-rounds, --max-rounds); 3 for short, medium and long, 1 for dry]",
+            HelpName = "N",
+            CustomParser = result => CommonOptions.PositiveInt(result),
+        };
+        var minRounds = new Option<int?>("--min-rounds")
+        {
+            Description = $"Measure every row at least this many times, then stop each row once all its pairs are decided (faster or level) [default: {RoundDesign.Default.Minimum}; at least 2]",
+            HelpName = "N",
+            CustomParser = result => CommonOptions.PositiveInt(result),
+        };
+        var maxRounds = new Option<int?>("--max-rounds")
+        {
+            Description = $"Measure an undecided row at most this many times [default: {RoundDesign.Default.Maximum}]",
             HelpName = "N",
             CustomParser = result => CommonOptions.PositiveInt(result),
         };
@@ -88,7 +100,7 @@ public sealed record BenchOptions
         };
         var root = CommonOptions.Root(Description);
         common.AddTo(root);
-        foreach (var option in new Option[] { job, smoke, rounds, restartEvery, seed, makeCert, force, verbose })
+        foreach (var option in new Option[] { job, smoke, rounds, minRounds, maxRounds, restartEvery, seed, makeCert, force, verbose })
         {
             root.Options.Add(option);
         }
@@ -134,7 +146,7 @@ public sealed record BenchOptions
             var kind = isSmoke ? JobKind.Smoke : result.GetValue(job);
             return (new BenchOptions
             {
-                Rounds = result.GetValue(rounds) ?? BenchConfig.DefaultRounds(kind),
+                Design = DesignOf(kind, result.GetValue(rounds), result.GetValue(minRounds), result.GetValue(maxRounds)),
                 RestartEvery = result.GetValue(restartEvery),
                 Seed = result.GetValue(seed) ?? Random.Shared.Next(1, 1_000_000),
                 Common = common.Read(result),
@@ -151,6 +163,32 @@ public sealed record BenchOptions
             Console.Error.WriteLine(e.Message);
             return (null, ExitCodes.BadUsage);
         }
+    }
+
+    /// <summary>
+    /// The rounds: --rounds N fixes them; --min-rounds or --max-rounds (or the default job without either) stops each row
+    /// when it is settled; the other jobs measure a fixed number.
+    /// </summary>
+    private static RoundDesign DesignOf(JobKind kind, int? rounds, int? minimum, int? maximum)
+    {
+        if (rounds is { } fixedRounds)
+        {
+            return minimum is null && maximum is null
+                ? RoundDesign.Fixed(fixedRounds)
+                : throw new UsageException("--rounds fixes the number of rounds; --min-rounds and --max-rounds let rows stop when settled: give one or the other.");
+        }
+
+        if (kind == JobKind.Smoke || (kind != JobKind.Default && minimum is null && maximum is null))
+        {
+            return RoundDesign.Fixed(BenchConfig.DefaultRounds(kind));
+        }
+
+        var design = new RoundDesign(minimum ?? Math.Min(RoundDesign.Default.Minimum, maximum ?? int.MaxValue), maximum ?? Math.Max(RoundDesign.Default.Maximum, minimum ?? 0));
+        return design.Minimum < 2
+            ? throw new UsageException($"--min-rounds {design.Minimum}: a pair needs two rounds for an interval; give 2 or more.")
+            : design.Maximum < design.Minimum
+                ? throw new UsageException($"--max-rounds {design.Maximum} is below --min-rounds {design.Minimum}.")
+                : design;
     }
 
     private static JobKind ParseJob(string value, System.CommandLine.Parsing.ArgumentResult result)

@@ -125,12 +125,13 @@ public static class BenchmarkCommand
             };
 
             Console.WriteLine($"Pinning: {run.Pinning}");
-            Console.WriteLine($"Job: {run.Job}; {options.Rounds} round(s), seed {options.Seed}. Results: {results}");
+            Console.WriteLine($"Job: {run.Job}; {options.Design.Describe()}; seed {options.Seed}. Results: {results}");
             var measured = await new RoundRunner(options, arguments, session, suite, pinning.ClientMask, results, interruption).RunAsync();
             var restarts = measured.Restarts;
             run = run with
             {
-                Rounds = options.Rounds,
+                Rounds = options.Design.Maximum,
+                Design = options.Design,
                 Seed = options.Seed,
                 Restarts = session.External ? "never (--external: started and stopped elsewhere)"
                     : restarts.Count == 0 ? "never"
@@ -175,7 +176,11 @@ public static class BenchmarkCommand
             }
         }
 
-        var reports = measured.Rounds.SelectMany(r => r.Summaries.SelectMany(s => s.Reports).Select(report => (r.Round, Report: report))).ToList();
+        // A cell the interruption kept from running is not measured in that round, not failed.
+        var reports = measured.Rounds
+            .SelectMany(r => r.Summaries.SelectMany(s => s.Reports).Select(report => (r.Round, Report: report)))
+            .Where(x => !measured.Unreached.Contains(x.Report.BenchmarkCase))
+            .ToList();
         var cells = Cells(reports.Where(x => Cell.HasProtocol(x.Report.BenchmarkCase)), measured.Wire);
         var domainFloors = ByScenario(reports.Where(x => Cell.IsDomainFloor(x.Report.BenchmarkCase)), (scenario, rounds) => new DomainFloorResult(scenario, rounds));
         var transfers = ByScenario(reports.Where(x => Cell.IsLoopbackTransfer(x.Report.BenchmarkCase)), (scenario, rounds) => new TransferResult(scenario, rounds));
@@ -190,23 +195,28 @@ public static class BenchmarkCommand
             }
         }
 
-        checks.CheckResults(runFile, options.Selects);
+        checks.CheckResults(runFile, options.Selects || run.Interrupted is not null);
+        if (measured.Unreached.Count > 0)
+        {
+            Console.WriteLine($"{measured.Unreached.Count} cell(s) not measured in their round (interrupted).");
+        }
+
         Console.WriteLine();
         Console.WriteLine(digest);
         Console.WriteLine($"Reports: {Path.Combine(results, SummaryWriter.HtmlFile)}");
         Console.WriteLine($"         {Path.Combine(results, SummaryWriter.MarkdownFile)}");
         Console.WriteLine($"         {Path.Combine(results, RoundFolder(1))}{Path.DirectorySeparatorChar} ... (BenchmarkDotNet: {reportFiles.Count} files over {measured.Rounds.Count} rounds)");
-        return checks.Conclude(cells.Count, domainFloors.Count, transfers.Count);
+        return checks.Conclude(cells.Count, domainFloors.Count, transfers.Count, run.Interrupted is not null);
     }
 
     /// <summary>Each cell's reports of every round, joined by scenario, protocol and transport.</summary>
-    private static List<CellResult> Cells(IEnumerable<(int Round, BenchmarkReport Report)> reports, WireTally wire) =>
+    public static List<CellResult> Cells(IEnumerable<(int Round, BenchmarkReport Report)> reports, WireTally? wire) =>
         reports
             .GroupBy(x => (Cell.ScenarioOf(x.Report.BenchmarkCase), Cell.ProtocolOf(x.Report.BenchmarkCase), Cell.TransportOf(x.Report.BenchmarkCase)))
             .Select(g => new CellResult(
                 g.Key.Item1, g.Key.Item2, g.Key.Item3,
                 [.. g.Select(x => RoundResult.From(x.Round, x.Report)).OrderBy(r => r.Round)],
-                wire.Find(g.Key.Item1, g.Key.Item2, g.Key.Item3)))
+                wire?.Find(g.Key.Item1, g.Key.Item2, g.Key.Item3)))
             .ToList();
 
     /// <summary>Each domain floor's or loopback transfer's reports of every round, joined by scenario.</summary>

@@ -6,9 +6,10 @@ using ProtocolBench.Shared.Clients;
 namespace ProtocolBench.Benchmarks.Cli;
 
 /// <summary>
-/// compare RESULTS_A RESULTS_B: do two runs tell the same story? Per row, both verdicts and whether they agree (the
-/// same winner, or no clear winner in both); per cell, the ratio to REST in each run and how far it moved. Exit 1 when
-/// a row names opposite winners in two runs under the same conditions (under different ones a flip is a finding).
+/// compare RESULTS_A RESULTS_B: do two runs tell the same story? Per row, both rankings; per pair of protocols, its
+/// state in each run (faster, level, undecided) and whether it is the same; per cell, the ratio to REST in each run and
+/// how far it moved. Exit 1 when a pair is ordered oppositely in two runs under the same conditions (under different
+/// ones a flip is a finding).
 /// </summary>
 public static class CompareCommand
 {
@@ -41,53 +42,86 @@ public static class CompareCommand
         Console.WriteLine();
 
         var rows = resultsA.Rows().Intersect(resultsB.Rows()).ToList();
-        int same = 0, opposite = 0, decided = 0, ratios = 0, ratiosClose = 0;
+        int rowsCompared = 0, rowsSame = 0, pairs = 0, pairsSame = 0, opposite = 0, ratios = 0, ratiosClose = 0;
         var width = rows.Select(r => Row(r.Scenario.Short, r.Transport).Length).DefaultIfEmpty(10).Max();
         foreach (var (scenario, transport) in rows)
         {
-            var (va, vb) = (resultsA.WinnerOf(scenario, transport), resultsB.WinnerOf(scenario, transport));
-            if (va is null || vb is null || va.Says == Verdict.Untested || vb.Says == Verdict.Untested)
+            var (ra, rb) = (resultsA.RankingOf(scenario, transport), resultsB.RankingOf(scenario, transport));
+            if (ra is not { Ranking.Tested: true } || rb is not { Ranking.Tested: true })
             {
-                Console.WriteLine($"{Row(scenario.Short, transport).PadRight(width)}  no verdict in {(va?.Says == Verdict.Untested ? "A" : "B")} (one round)");
+                Console.WriteLine($"{Row(scenario.Short, transport).PadRight(width)}  no ranking in {(ra is { Ranking.Tested: true } ? "B" : "A")} (one round)");
                 continue;
             }
 
-            decided++;
-            var agree = va.Says == vb.Says;
-            var flipped = va.Named && vb.Named && !agree;
-            same += agree ? 1 : 0;
-            opposite += flipped ? 1 : 0;
-            var mark = agree ? "same    " : flipped ? (differences.Count > 0 ? "FLIPS   " : "OPPOSITE") : "differs ";
-            Console.WriteLine($"{Row(scenario.Short, transport).PadRight(width)}  {mark}  A: {va.Describe()}  |  B: {vb.Describe()}");
+            var states = PairsOf(ra.Ranking, rb.Ranking).ToList();
+            var rowOpposite = states.Count(s => s.A.Opposes(s.B));
+            var rowSame = states.Count(s => SameState(s.A, s.B));
+            rowsCompared++;
+            rowsSame += rowSame == states.Count ? 1 : 0;
+            (pairs, pairsSame, opposite) = (pairs + states.Count, pairsSame + rowSame, opposite + rowOpposite);
+            var mark = rowSame == states.Count ? "same    " : rowOpposite > 0 ? (differences.Count > 0 ? "FLIPS   " : "OPPOSITE") : "differs ";
+            Console.WriteLine($"{Row(scenario.Short, transport).PadRight(width)}  {mark}  A: {ra}  |  B: {rb}");
+            foreach (var (pa, pb) in states)
+            {
+                var state = SameState(pa, pb) ? "same" : pa.Opposes(pb) ? (differences.Count > 0 ? "FLIPS" : "OPPOSITE") : "differs";
+                Console.WriteLine($"{"".PadRight(width)}    {state,-8}  A: {pa.Pair()}  |  B: {pb.Pair()}");
+            }
+
             foreach (var protocol in Display.Protocols.Where(p => p != Protocol.Rest))
             {
-                if (resultsA.RatioToRest(scenario, protocol, transport) is not { } ra || resultsB.RatioToRest(scenario, protocol, transport) is not { } rb)
+                if (resultsA.RatioToRest(scenario, protocol, transport) is not { } ra2 || resultsB.RatioToRest(scenario, protocol, transport) is not { } rb2)
                 {
                     continue;
                 }
 
                 ratios++;
-                var change = rb.Ratio / ra.Ratio - 1;
+                var change = rb2.Ratio / ra2.Ratio - 1;
                 var close = Math.Abs(change) <= RatioTolerance;
                 ratiosClose += close ? 1 : 0;
-                Console.WriteLine($"{"".PadRight(width)}    {Display.Of(protocol).PadRight(Display.NameWidth)} ÷ REST  A {ra}  B {rb}  change {change:+0%;-0%;0%}{(close ? "" : "  (moved more than 10 %)")}");
+                Console.WriteLine($"{"".PadRight(width)}    {Display.Of(protocol).PadRight(Display.NameWidth)} ÷ REST  A {ra2}  B {rb2}  change {change:+0%;-0%;0%}{(close ? "" : "  (moved more than 10 %)")}");
             }
         }
 
         Console.WriteLine();
-        var summary = decided == 0
-            ? "No row has a verdict in both runs (verdicts need two or more rounds)."
-            : $"{same} of {decided} rows agree ({(double)same / decided:P0}): the same winner, or no clear winner in both; " +
-              $"{opposite} {(differences.Count > 0 ? "flip their winner with the conditions" : "name opposite winners")}; ratios to REST within {RatioTolerance:P0} in {ratiosClose} of {ratios} cells " +
-              $"({(ratios == 0 ? 0 : (double)ratiosClose / ratios):P0}).";
-        Console.WriteLine(summary);
+        if (rowsCompared == 0)
+        {
+            Console.WriteLine("No row has a ranking in both runs (pairs need two or more rounds).");
+        }
+        else
+        {
+            Console.WriteLine($"pairs: {pairsSame} of {pairs} in the same state, {opposite} in opposite order" +
+                              (differences.Count > 0 ? " (the conditions differ: a flip is what they change)" : "") +
+                              $"; decided: {Decided(resultsA)} in A, {Decided(resultsB)} in B.");
+            Console.WriteLine($"{rowsSame} of {rowsCompared} rows agree ({(double)rowsSame / rowsCompared:P0}): every pair in the same state; " +
+                              $"ratios to REST within {RatioTolerance:P0} in {ratiosClose} of {ratios} cells ({(ratios == 0 ? 0 : (double)ratiosClose / ratios):P0}).");
+        }
+
         return opposite > 0 && differences.Count == 0 ? ExitCodes.CheckFailed : ExitCodes.Ok;
     }
 
     /// <summary>
-    /// Three or more runs, typically the same selection under different conditions: per row each run's verdict and, where
-    /// two runs name different winners, the conditions they differ in: what decides the verdict. Exit 1 when two runs
-    /// under the same conditions name opposite winners.
+    /// The same pair as two runs judged it: faster (the same side), level, undecided or untested in both. A pair that is
+    /// faster in one and undecided in the other is not the same, nor opposite.
+    /// </summary>
+    private static bool SameState(Verdict a, Verdict b) => a.State == b.State && (a.State != PairState.Faster || a.Says == b.Says);
+
+    /// <summary>Each pair of the first ranking with the same pair in the second (pairs of a protocol measured in one run only are left out).</summary>
+    private static IEnumerable<(Verdict A, Verdict B)> PairsOf(Ranking a, Ranking b) =>
+        from pair in a.Pairs
+        let other = b.Pairs.FirstOrDefault(p => (p.Faster == pair.Faster && p.Slower == pair.Slower) || (p.Faster == pair.Slower && p.Slower == pair.Faster))
+        where other is not null
+        select (pair, other);
+
+    private static string Decided(ResultSet results)
+    {
+        var pairs = results.Rankings().SelectMany(r => r.Ranking.Pairs).ToList();
+        return $"{pairs.Count(p => p.State is PairState.Faster or PairState.Level)} of {pairs.Count} pairs";
+    }
+
+    /// <summary>
+    /// Three or more runs, typically the same selection under different conditions: per row each run's ranking and, for
+    /// each pair two runs judge differently, the conditions they differ in: what decides it. Exit 1 when two runs under
+    /// the same conditions order a pair oppositely.
     /// </summary>
     public static int Run(IReadOnlyList<string> paths)
     {
@@ -116,34 +150,36 @@ public static class CompareCommand
         int compared = 0, steady = 0, decidedByConditions = 0, opposite = 0;
         foreach (var (scenario, transport) in rows)
         {
-            var verdicts = runs
-                .Select(r => (r.Label, r.File.Run.Conditions, Verdict: r.File.Results.WinnerOf(scenario, transport)))
-                .Where(v => v.Verdict is { } verdict && verdict.Says != Verdict.Untested)
+            var rankings = runs
+                .Select(r => (r.Label, r.File.Run.Conditions, Ranking: r.File.Results.RankingOf(scenario, transport)))
+                .Where(v => v.Ranking is { Ranking.Tested: true })
                 .ToList();
             Console.WriteLine($"{Row(scenario.Short, transport).PadRight(width)}  " +
-                              string.Join("  |  ", verdicts.Select(v => $"{v.Label}: {v.Verdict!.Describe()}")));
-            // Every two runs whose verdicts differ (a winner and another, or a winner and none), with what their conditions differ in.
-            var changes = (from a in verdicts
-                           from b in verdicts
-                           where string.CompareOrdinal(a.Label, b.Label) < 0 && a.Verdict!.Says != b.Verdict!.Says
-                           select (a, b, Opposite: a.Verdict!.Named && b.Verdict!.Named, Differences: a.Conditions.DifferencesFrom(b.Conditions))).ToList();
-            foreach (var (a, b, isOpposite, differences) in changes)
+                              string.Join("  |  ", rankings.Select(v => $"{v.Label}: {v.Ranking}")));
+            // Every pair two runs judge differently (faster and another state, or faster the other way), with what their conditions differ in.
+            var changes = (from a in rankings
+                           from b in rankings
+                           where string.CompareOrdinal(a.Label, b.Label) < 0
+                           from pair in PairsOf(a.Ranking!.Ranking, b.Ranking!.Ranking)
+                           where !SameState(pair.A, pair.B)
+                           select (a, b, pair.A, pair.B, Opposite: pair.A.Opposes(pair.B), Differences: a.Conditions.DifferencesFrom(b.Conditions))).ToList();
+            foreach (var change in changes)
             {
-                var mark = differences.Count > 0 ? "changes " : isOpposite ? "OPPOSITE" : "differs ";
-                Console.WriteLine($"{"".PadRight(width)}  {mark} {a.Label} {a.Verdict!.Says} → {b.Label} {b.Verdict!.Says}: " +
-                                  (differences.Count == 0 ? "under the same conditions" : string.Join("; ", differences)));
+                var mark = change.Differences.Count > 0 ? "changes " : change.Opposite ? "OPPOSITE" : "differs ";
+                Console.WriteLine($"{"".PadRight(width)}  {mark} {change.a.Label} {change.A.Pair()} → {change.b.Label} {change.B.Pair()}: " +
+                                  (change.Differences.Count == 0 ? "under the same conditions" : string.Join("; ", change.Differences)));
             }
 
-            compared += verdicts.Count > 1 ? 1 : 0;
+            compared += rankings.Count > 1 ? 1 : 0;
             opposite += changes.Any(c => c.Opposite && c.Differences.Count == 0) ? 1 : 0;
             decidedByConditions += changes.Any(c => c.Differences.Count > 0) ? 1 : 0;
-            steady += changes.Count == 0 && verdicts.Count > 1 ? 1 : 0;
+            steady += changes.Count == 0 && rankings.Count > 1 ? 1 : 0;
         }
 
         Console.WriteLine();
-        Console.WriteLine($"{rows.Count} rows, {compared} with a verdict in two or more runs: {steady} have the same verdict in every run; " +
-                          $"{decidedByConditions} change it with the conditions (the lines \"changes\" name the conditions that differ); " +
-                          $"{opposite} name opposite winners under the same conditions.");
+        Console.WriteLine($"{rows.Count} rows, {compared} with a ranking in two or more runs: {steady} have every pair in the same state in every run; " +
+                          $"{decidedByConditions} change a pair with the conditions (the lines \"changes\" name the conditions that differ); " +
+                          $"{opposite} order a pair oppositely under the same conditions.");
         return opposite > 0 ? ExitCodes.CheckFailed : ExitCodes.Ok;
     }
 

@@ -3,15 +3,21 @@ using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
 using ProtocolBench.Benchmarks.Config;
 using ProtocolBench.Benchmarks.Suite;
+using ProtocolBench.Benchmarks.Reporting;
 using ProtocolBench.Lab;
+using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Lab.Services;
+using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Benchmarks.Cli;
 
 /// <summary>
 /// The rounds: before each, the services restarted when due and warmed up after every start; then BenchmarkDotNet
-/// over the selection in this round's shuffled order, each cell's iterations sized from its time per call in the round
-/// before. Stops early on Ctrl+C, SIGTERM or a failed restart.
+/// over the rows still open in this round's shuffled order, each cell's iterations sized from its time per call in the
+/// round before. In a sequential design (<see cref="RoundDesign"/>) every row is measured the minimum number of times;
+/// after that, a look after each round closes the rows whose pairs are all decided, and the rest go on up to the
+/// maximum. A scenario's domain floor and loopback transfer are measured while any of its rows is. Stops early on
+/// Ctrl+C, SIGTERM or a failed restart.
 /// </summary>
 public sealed class RoundRunner(
     BenchOptions options, BenchmarkDotNetArguments arguments, ServiceSession session, SuiteRun suite, long? clientMask, string results, Interruption interruption)
@@ -20,16 +26,21 @@ public sealed class RoundRunner(
 
     public async Task<MeasuredRounds> RunAsync()
     {
-        var progress = new ProgressReporter(suite.Wire, options.Rounds);
+        var design = options.Design;
+        var progress = new ProgressReporter(suite.Wire, design, () => interruption.Requested);
         var random = new Random(options.Seed);
         var rounds = new List<(int Round, IReadOnlyList<Summary> Summaries)>();
         var restarts = new List<double>();
         var selection = arguments.Select(BenchmarkCommand.SuiteTypes, RoundConfig(results, random, progress, allocations: true));
+        var rows = selection.Where(Cell.HasProtocol).Select(c => (Cell.ScenarioOf(c), Cell.TransportOf(c))).ToHashSet();
+        var open = rows.ToHashSet();
+        var settled = new HashSet<(Scenario, Transport)>();
         // Each cell's time per call (the warm-up's timing pass, then its median in the last round): sizes its iterations.
         var perCall = new Dictionary<string, double>();
         var warm = false;
-        for (var round = 1; round <= options.Rounds && !interruption.Requested; round++)
+        for (var round = 1; round <= design.Maximum && !interruption.Requested && (open.Count > 0 || round <= design.Minimum); round++)
         {
+            var measures = Measures(open, round);
             if (round > 1 && options.RestartEvery > 0 && (round - 1) % options.RestartEvery == 0 && !session.External)
             {
                 Console.WriteLine($"Restarting the services before round {round} ...");
@@ -54,8 +65,8 @@ public sealed class RoundRunner(
             {
                 try
                 {
-                    var (took, failures) = await ServiceWarmup.RunAsync(selection, BenchConfig.WarmupPerCell, suite, perCall, interruption.Token);
-                    Console.WriteLine($"Warmed the services up for round {round}: every selected cell called for a moment ({took.TotalSeconds:F1} s).");
+                    var (took, failures) = await ServiceWarmup.RunAsync([.. selection.Where(measures)], BenchConfig.WarmupPerCell, suite, perCall, interruption.Token);
+                    Console.WriteLine($"Warmed the services up for round {round}: every cell of the round called for a moment ({took.TotalSeconds:F1} s).");
                     failures.ForEach(f => Console.Error.WriteLine($"  warm-up: {f}"));
                 }
                 catch (OperationCanceledException) when (interruption.Requested)
@@ -66,13 +77,13 @@ public sealed class RoundRunner(
                 warm = true;
             }
 
-            progress.StartRound(round);
+            progress.StartRound(round, open.Count < rows.Count ? $"{open.Count} of {rows.Count} rows still open" : null);
             var config = RoundConfig(Path.Combine(results, BenchmarkCommand.RoundFolder(round)), random, progress, allocations: round == 1);
             // The classes in a new order too: the floor is not always measured first, right after a restart.
             var types = BenchmarkCommand.SuiteTypes.ToArray();
             random.Shuffle(types);
             var dropped = _cost.Dropped;
-            var summaries = RunRound(types, config, perCall);
+            var summaries = RunRound(types, config, perCall, measures);
             rounds.Add((round, summaries));
             if (_cost.Dropped > dropped)
             {
@@ -83,19 +94,49 @@ public sealed class RoundRunner(
             {
                 perCall[Cell.Id(report.BenchmarkCase)] = report.ResultStatistics!.Median;
             }
+
+            if (design.Sequential && round >= design.Minimum && !interruption.Requested)
+            {
+                var looked = Look(design, rounds, open);
+                settled.UnionWith(looked.Where(l => l.Settled).Select(l => l.Row));
+                open = [.. looked.Where(l => design.MeasuresAgain(l.Rounds, l.Settled)).Select(l => l.Row)];
+                Console.WriteLine($"After round {round}: {settled.Count} of {rows.Count} rows settled (every pair faster or level), " +
+                                  (open.Count > 0 ? $"{open.Count} measured again (up to round {design.Maximum})." : $"{rows.Count - settled.Count} left undecided."));
+            }
         }
 
-        return new MeasuredRounds(rounds, suite.Wire, restarts);
+        return new MeasuredRounds(rounds, suite.Wire, restarts, progress.Unreached);
+    }
+
+    /// <summary>What a round measures: the cells of its open rows; a domain floor or loopback transfer while a row of its scenario is open (or up to the minimum).</summary>
+    private Func<BenchmarkCase, bool> Measures(IReadOnlySet<(Scenario, Transport)> open, int round) =>
+        c => Cell.HasProtocol(c)
+            ? open.Contains((Cell.ScenarioOf(c), Cell.TransportOf(c)))
+            : round <= options.Design.Minimum || open.Any(row => row.Item1 == Cell.ScenarioOf(c));
+
+    /// <summary>
+    /// The look after a round: each open row's rounds so far and whether its ranking over them is settled (every pair
+    /// decided); the design measures again the rows that are not (<see cref="RoundDesign.MeasuresAgain"/>). A row with
+    /// fewer than two protocols measured has nothing to decide: it is closed, not settled.
+    /// </summary>
+    private static List<((Scenario, Transport) Row, int Rounds, bool Settled)> Look(
+        RoundDesign design, IEnumerable<(int Round, IReadOnlyList<Summary> Summaries)> rounds, IEnumerable<(Scenario, Transport)> open)
+    {
+        var reports = rounds.SelectMany(r => r.Summaries.SelectMany(s => s.Reports).Select(report => (r.Round, Report: report)));
+        var results = new ResultSet(BenchmarkCommand.Cells(reports.Where(x => Cell.HasProtocol(x.Report.BenchmarkCase)), null), [], [], design);
+        return [.. open.Select(row => results.RankingOf(row.Item1, row.Item2) is { } ranking
+            ? (row, ranking.Rounds, ranking.Ranking.Settled)
+            : (row, design.Maximum, false))];
     }
 
     private IConfig RoundConfig(string folder, Random random, ProgressReporter progress, bool allocations) =>
         arguments.Apply(BenchConfig.Create(options, folder, clientMask, suite.Wire, new InterleavedOrderer(random), progress, allocations, _cost));
 
     /// <summary>One round as BenchmarkSwitcher would run it, with each cell's iterations sized (<see cref="BenchConfig.SizeIterations"/>).</summary>
-    private static List<Summary> RunRound(Type[] types, IConfig config, IReadOnlyDictionary<string, double> perCall)
+    private static List<Summary> RunRound(Type[] types, IConfig config, IReadOnlyDictionary<string, double> perCall, Func<BenchmarkCase, bool> measures)
     {
         var plan = types
-            .Select(type => BenchConfig.SizeIterations(BenchmarkConverter.TypeToBenchmarks(type, config), perCall))
+            .Select(type => BenchConfig.SizeIterations(BenchmarkConverter.TypeToBenchmarks(type, config), perCall, measures))
             .Where(info => info.BenchmarksCases.Length > 0)
             .ToArray();
         return plan.Length == 0 ? [] : [.. BenchmarkRunner.Run(plan)];

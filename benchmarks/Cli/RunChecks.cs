@@ -50,13 +50,16 @@ public sealed class RunChecks(ServiceSession session)
     }
 
     /// <summary>Prints the verdict of the checks and returns the exit code: 0, 1 (a check failed) or 3 (a service died).</summary>
-    public int Conclude(int cells, int domainFloors, int transfers)
+    /// <param name="interrupted">Whether Ctrl+C or SIGTERM ended the run: what was measured is then a part.</param>
+    public int Conclude(int cells, int domainFloors, int transfers, bool interrupted = false)
     {
         _problems.InsertRange(0, session.Deaths.Values.Select(death => $"{death}; the results so far are in the reports"));
         if (_problems.Count == 0)
         {
             var what = transfers > 0 ? $"{cells} cells, {domainFloors} domain floors and {transfers} loopback transfers" : $"{cells} cells and {domainFloors} domain floors";
-            Console.WriteLine($"All {what} measured and every report written.");
+            Console.WriteLine(interrupted
+                ? $"Interrupted: {what} measured before it, and every report written."
+                : $"All {what} measured and every report written.");
             return ExitCodes.Ok;
         }
 

@@ -16,6 +16,7 @@ using Perfolizer.Horology;
 using BenchmarkDotNet.Filters;
 using ProtocolBench.Benchmarks.Cli;
 using ProtocolBench.Benchmarks.Suite;
+using ProtocolBench.Lab;
 
 namespace ProtocolBench.Benchmarks.Config;
 
@@ -64,7 +65,7 @@ public static class BenchConfig
             config.AddDiagnoser(cost);
         }
 
-        config.AddLogger(options.Verbose ? ConsoleLogger.Default : new ErrorsOnlyConsoleLogger());
+        config.AddLogger(options.Verbose ? ConsoleLogger.Default : new ErrorsOnlyConsoleLogger(() => progress.Interrupted));
         return config;
     }
 
@@ -117,9 +118,10 @@ public static class BenchConfig
     /// invocation count. On this noisy machine the pilot wandered for up to a second per cell and now and then settled on
     /// iterations of 5 ms instead of 120. A cell with no time yet (the transport floor in the first round) keeps the pilot.
     /// </summary>
-    public static BenchmarkRunInfo SizeIterations(BenchmarkRunInfo info, IReadOnlyDictionary<string, double> perCall)
+    /// <param name="measures">Which cases this round measures (the open rows of a sequential design); null: all.</param>
+    public static BenchmarkRunInfo SizeIterations(BenchmarkRunInfo info, IReadOnlyDictionary<string, double> perCall, Func<BenchmarkCase, bool>? measures = null)
     {
-        var cases = info.BenchmarksCases.Select(c =>
+        var cases = info.BenchmarksCases.Where(measures ?? (_ => true)).Select(c =>
         {
             var job = c.Job;
             if (job.Run.HasValue(BenchmarkDotNet.Jobs.RunMode.InvocationCountCharacteristic) || !job.Run.HasValue(BenchmarkDotNet.Jobs.RunMode.IterationTimeCharacteristic) ||
@@ -137,10 +139,10 @@ public static class BenchConfig
     /// <summary>How long each selected cell is called to warm freshly started services up (ServiceWarmup).</summary>
     public static readonly TimeSpan WarmupPerCell = TimeSpan.FromMilliseconds(100);
 
-    /// <summary>How many rounds a job runs unless --rounds says otherwise.</summary>
+    /// <summary>How many rounds a job runs unless --rounds says otherwise (the default job: at most, rows stopping when settled).</summary>
     public static int DefaultRounds(JobKind kind) => kind switch
     {
-        JobKind.Default => 8,
+        JobKind.Default => RoundDesign.Default.Maximum,
         JobKind.Smoke => 1,
         _ => 3,
     };

@@ -4,9 +4,10 @@ namespace ProtocolBench.Benchmarks.Config;
 
 /// <summary>
 /// BenchmarkDotNet prints every iteration; the console shows our progress lines instead, plus BenchmarkDotNet's errors.
-/// Its full output is always in the log file in the results folder (and on the console with --verbose).
+/// Its full output is always in the log file in the results folder (and on the console with --verbose). Once the run
+/// is interrupted, the errors of the cells it keeps from running (their services are stopped) are not printed.
 /// </summary>
-public sealed class ErrorsOnlyConsoleLogger : ILogger
+public sealed class ErrorsOnlyConsoleLogger(Func<bool> interrupted) : ILogger
 {
     private bool _lineIsError;
 
@@ -16,7 +17,7 @@ public sealed class ErrorsOnlyConsoleLogger : ILogger
 
     public void Write(LogKind logKind, string text)
     {
-        if (logKind == LogKind.Error)
+        if (logKind == LogKind.Error && !interrupted())
         {
             _lineIsError = true;
             Console.Error.Write(text);
@@ -34,7 +35,7 @@ public sealed class ErrorsOnlyConsoleLogger : ILogger
 
     public void WriteLine(LogKind logKind, string text)
     {
-        if (logKind == LogKind.Error)
+        if (logKind == LogKind.Error && !interrupted())
         {
             Console.Error.WriteLine(text);
         }

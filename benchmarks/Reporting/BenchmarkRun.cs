@@ -7,8 +7,11 @@ public sealed record BenchmarkRun : RunDescription
 {
     public required string Job { get; init; }
 
-    /// <summary>How many rounds were planned (the cells say how many were measured).</summary>
+    /// <summary>How many rounds were planned at most (the cells say how many were measured).</summary>
     public int Rounds { get; init; } = 1;
+
+    /// <summary>The rounds' design: fixed, or rows stopping when settled; null in files of versions before it (fixed).</summary>
+    public RoundDesign? Design { get; init; }
 
     /// <summary>The seed of the rounds' shuffled orders (--seed).</summary>
     public int Seed { get; init; }

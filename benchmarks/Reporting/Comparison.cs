@@ -9,11 +9,19 @@ namespace ProtocolBench.Benchmarks.Reporting;
 /// their parts round by round, from which an estimate under other conditions gets its interval the way a measured
 /// ratio does (paired over the rounds).
 /// </summary>
+/// <param name="Design">The run's rounds, which set the confidence of every interval.</param>
 public sealed record Comparison(
-    Scenario Scenario, Transport Transport, CellResult First, CellResult Second, VerdictParts Parts, IReadOnlyList<VerdictParts> Rounds)
+    Scenario Scenario, Transport Transport, CellResult First, CellResult Second, VerdictParts Parts, IReadOnlyList<VerdictParts> Rounds, RoundDesign Design)
 {
     /// <summary>The run's own verdict on the two sides.</summary>
-    public Verdict Here => Verdict.Of(Parts.A.Name, Parts.B.Name, ResultSet.Ratio(First, Second));
+    public Verdict Here
+    {
+        get
+        {
+            var (a, b) = Timed.Pairs(First, Second);
+            return Verdict.Of(Parts.A.Name, Parts.B.Name, Design.Paired(a, b));
+        }
+    }
 
     /// <summary>
     /// The verdict the parts predict on a link of <paramref name="bitsPerSecond"/> (null: loopback) with or without a new
@@ -35,7 +43,7 @@ public sealed record Comparison(
             return null;
         }
 
-        return Verdict.Of(Parts.A.Name, Parts.B.Name, RatioInterval.Paired([.. estimates.Select(e => e!.Value.A)], [.. estimates.Select(e => e!.Value.B)]));
+        return Verdict.Of(Parts.A.Name, Parts.B.Name, Design.Paired([.. estimates.Select(e => e!.Value.A)], [.. estimates.Select(e => e!.Value.B)]));
     }
 
     /// <summary>Whether the verdict under those conditions differs from the run's (another winner, or a winner lost or gained).</summary>

@@ -45,7 +45,8 @@ public sealed class DecidingTable(ResultSet results, Conditions conditions)
                 yield return new Comparison(
                     scenario, transport, a, b,
                     new VerdictParts(SideOf(a, null), SideOf(b, null), Rate, NewConnections),
-                    [.. rounds.Select(round => new VerdictParts(SideOf(a, round), SideOf(b, round), Rate, NewConnections))]);
+                    [.. rounds.Select(round => new VerdictParts(SideOf(a, round), SideOf(b, round), Rate, NewConnections))],
+                    results.Design);
             }
         }
     }

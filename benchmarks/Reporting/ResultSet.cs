@@ -5,7 +5,9 @@ using ProtocolBench.Shared.Clients;
 namespace ProtocolBench.Benchmarks.Reporting;
 
 /// <summary>The cells of a run, looked up by scenario, protocol and transport, and the comparisons the reports make.</summary>
-public sealed class ResultSet(IReadOnlyList<CellResult> cells, IReadOnlyList<DomainFloorResult> domainFloors, IReadOnlyList<TransferResult>? transfers = null)
+/// <param name="design">How the run's rounds were planned: it sets the confidence of every ratio's interval (null: fixed, 95 %).</param>
+public sealed class ResultSet(
+    IReadOnlyList<CellResult> cells, IReadOnlyList<DomainFloorResult> domainFloors, IReadOnlyList<TransferResult>? transfers = null, RoundDesign? design = null)
 {
     public IReadOnlyList<CellResult> Cells { get; } = cells;
 
@@ -14,6 +16,8 @@ public sealed class ResultSet(IReadOnlyList<CellResult> cells, IReadOnlyList<Dom
     public IReadOnlyList<TransferResult> Transfers { get; } = transfers ?? [];
 
     public int Rounds => Cells.SelectMany(c => c.Rounds).Select(r => r.Round).DefaultIfEmpty(0).Max();
+
+    public RoundDesign Design { get; } = design ?? RoundDesign.Fixed(Math.Max(1, cells.SelectMany(c => c.Rounds).Select(r => r.Round).DefaultIfEmpty(1).Max()));
 
     public CellResult? Find(Scenario scenario, Protocol protocol, Transport transport) =>
         Cells.FirstOrDefault(c => c.Scenario == scenario && c.Protocol == protocol && c.Transport == transport && c.Success);
@@ -34,11 +38,11 @@ public sealed class ResultSet(IReadOnlyList<CellResult> cells, IReadOnlyList<Dom
         where Display.Protocols.Any(p => Find(scenario, p, transport) is not null)
         select (scenario, transport);
 
-    /// <summary>b's time ÷ a's, paired round by round over the rounds both were measured in.</summary>
-    public static RatioInterval Ratio(Timed a, Timed b)
+    /// <summary>b's time ÷ a's, paired round by round over the rounds both were measured in, with the design's interval.</summary>
+    public RatioInterval Ratio(Timed a, Timed b)
     {
         var (x, y) = Timed.Pairs(a, b);
-        return RatioInterval.Paired(x, y);
+        return Design.Paired(x, y);
     }
 
     public DomainFloorResult? DomainFloorOf(Scenario scenario) => DomainFloors.FirstOrDefault(d => d.Scenario == scenario && d.Success);
@@ -85,7 +89,7 @@ public sealed class ResultSet(IReadOnlyList<CellResult> cells, IReadOnlyList<Dom
                       join b in cell.Measured on a.Round equals b.Round
                       where a.Cost is not null && b.Cost is not null
                       select (OfRest: a.Cost!.ServerCpuMicros, OfCell: b.Cost!.ServerCpuMicros)).ToList();
-        return rounds.Count == 0 ? null : RatioInterval.Paired([.. rounds.Select(r => r.OfRest)], [.. rounds.Select(r => r.OfCell)]);
+        return rounds.Count == 0 ? null : Design.Paired([.. rounds.Select(r => r.OfRest)], [.. rounds.Select(r => r.OfCell)]);
     }
 
     /// <summary>
@@ -106,25 +110,23 @@ public sealed class ResultSet(IReadOnlyList<CellResult> cells, IReadOnlyList<Dom
     }
 
     /// <summary>
-    /// The row's winner: the protocol with the lowest time, named only when the verdict rule names it against every
-    /// other protocol of the row; the margin shown is over the closest one.
+    /// The row's ranking: every pair of its protocols faster, level or undecided by the one verdict rule, in tiers
+    /// (<see cref="Lab.Ranking"/>); null when fewer than two protocols were measured.
     /// </summary>
-    public RowVerdict? WinnerOf(Scenario scenario, Transport transport)
+    public RowRanking? RankingOf(Scenario scenario, Transport transport)
     {
-        var ranked = Display.Protocols.Select(p => Find(scenario, p, transport)).OfType<CellResult>().OrderBy(c => c.Time).ToList();
-        if (ranked.Count < 2)
+        var cells = Display.Protocols.Select(p => Find(scenario, p, transport)).OfType<CellResult>().ToDictionary(c => Display.Of(c.Protocol));
+        if (cells.Count < 2)
         {
             return null;
         }
 
-        var fastest = ranked[0];
-        var verdicts = ranked.Skip(1).Select(other => Verdict.Of(Display.Of(fastest.Protocol), Display.Of(other.Protocol), Ratio(fastest, other))).ToList();
-        var closest = verdicts.MinBy(v => v.Faster == Display.Of(fastest.Protocol) ? v.Margin.Ratio : 1 / v.Margin.Ratio)!;
-        var says = verdicts.Any(v => !v.Decided) ? Verdict.Untested
-            : verdicts.All(v => v.Says == Display.Of(fastest.Protocol)) ? Display.Of(fastest.Protocol)
-            : Verdict.NoClearWinner;
-        return new RowVerdict(scenario, transport, says, closest);
+        var ranking = Ranking.Of([.. cells.Select(c => (c.Key, c.Value.Time))], (a, b) => Ratio(cells[a], cells[b]));
+        return new RowRanking(scenario, transport, ranking, cells.Values.Max(c => c.Measured.Count()));
     }
+
+    /// <summary>Every row's ranking, in the report's order.</summary>
+    public IEnumerable<RowRanking> Rankings() => Rows().Select(r => RankingOf(r.Scenario, r.Transport)).OfType<RowRanking>();
 
     /// <summary>REST against gRPC as the paper compared them, by the one verdict rule (<see cref="Verdict"/>).</summary>
     public Verdict? VerdictOf(Scenario scenario, Transport transport) =>

@@ -17,7 +17,7 @@ public sealed record RunFile(
 
     /// <summary>What the reports and compare read; derived, so not written to the file.</summary>
     [JsonIgnore]
-    public ResultSet Results => new(Cells, DomainFloors ?? [], Transfers ?? []);
+    public ResultSet Results => new(Cells, DomainFloors ?? [], Transfers ?? [], Run.Design);
 
     public void Save(string directory) => File.WriteAllText(Path.Combine(directory, FileName), JsonSerializer.Serialize(this, ResultsJson.Options));
 

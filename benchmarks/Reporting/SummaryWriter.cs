@@ -16,23 +16,51 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
 
     private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
 
-    /// <summary>The answer first: per row, each protocol's time, its ratio to REST with the interval, and the verdict.</summary>
-    public Table WinnerTable()
+    /// <summary>The answer first: per row, each protocol's time, its ratio to REST with the interval, the ranking and its rounds.</summary>
+    public Table RankingTable()
     {
         var others = Display.Protocols.Where(p => p != Protocol.Rest).ToList();
-        var table = new Table(["Operation", "Transport", .. Display.Protocols.Select(Display.Of), .. others.Select(p => $"{Display.Of(p)} ÷ REST"), "Verdict"]);
+        var table = new Table(["Operation", "Transport", .. Display.Protocols.Select(Display.Of), .. others.Select(p => $"{Display.Of(p)} ÷ REST"), "Ranking", "Rounds"]);
         foreach (var (scenario, transport) in results.Rows())
         {
-            var winner = results.WinnerOf(scenario, transport);
+            var ranking = results.RankingOf(scenario, transport);
             TableCell Time(Protocol protocol) => results.Find(scenario, protocol, transport) is { } cell
-                ? new TableCell(Format.Milliseconds(cell.Time) + " ms", winner is { Named: true } && winner.Says == Display.Of(protocol))
+                ? new TableCell(Format.Milliseconds(cell.Time) + " ms", ranking is { Named: true } && ranking.Says == Display.Of(protocol))
                 : "–";
             TableCell Ratio(Protocol protocol) => results.Find(scenario, protocol, transport) is { } cell && results.RatioToRest(cell) is { } ratio
                 ? ratio.ToString()
                 : "–";
             table.Add([
                 scenario.Short, Display.Of(transport), .. Display.Protocols.Select(Time), .. others.Select(Ratio),
-                new TableCell(winner?.Describe() ?? "–", winner is { Named: true })]);
+                new TableCell(ranking?.ToString() ?? "–", ranking is { Named: true }),
+                ranking is null ? "–" : Settled(ranking)]);
+        }
+
+        return table;
+    }
+
+    /// <summary>How many rounds measured a row, and whether that settled it (every pair decided).</summary>
+    private string Settled(RowRanking row) =>
+        !row.Ranking.Tested ? row.Rounds.ToString(Invariant)
+        : row.Ranking.Settled ? $"{row.Rounds}, settled"
+        : $"{row.Rounds}, {row.Ranking.Undecided.Count()} undecided";
+
+    /// <summary>Every pair the run left undecided, with its interval; null when there is none.</summary>
+    public Table? UndecidedTable()
+    {
+        var rows = results.Rankings().Where(r => r.Ranking.Undecided.Any()).ToList();
+        if (rows.Count == 0)
+        {
+            return null;
+        }
+
+        var table = new Table("Operation", "Transport", "Pair (slower ÷ faster [interval])", "Rounds") { TextColumns = 3 };
+        foreach (var row in rows)
+        {
+            foreach (var pair in row.Ranking.Undecided)
+            {
+                table.Add(row.Scenario.Short, Display.Of(row.Transport), pair.Pair(), row.Rounds.ToString(Invariant));
+            }
         }
 
         return table;
@@ -56,8 +84,8 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
                     text += $" ({value.ToString(Invariant)})";
                 }
 
-                var winner = results.WinnerOf(scenario, transport);
-                return new TableCell(text, winner is { Named: true } && cell is not null && winner.Says == Display.Of(protocol));
+                var ranking = results.RankingOf(scenario, transport);
+                return new TableCell(text, ranking is { Named: true } && cell is not null && ranking.Says == Display.Of(protocol));
             }
 
             var p = scenario.Paper;
@@ -172,7 +200,7 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
             {
                 var cell = results.Find(scenario, c.Protocol, c.Transport);
                 var f = results.Find(floor, c.Protocol, c.Transport);
-                return (TableCell)(cell is null || f is null ? "–" : ResultSet.Ratio(f, cell).ToString());
+                return (TableCell)(cell is null || f is null ? "–" : results.Ratio(f, cell).ToString());
             })]);
         }
 
@@ -217,7 +245,7 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
         {
             var transfer = results.TransferOf(scenario)!;
             table.Add([scenario.Short, Format.Time(transfer.Time), .. columns.Select(c => (TableCell)(results.Find(scenario, c.Protocol, c.Transport) is { } cell
-                ? $"{Format.Time(cell.Time)} ({ResultSet.Ratio(transfer, cell)})"
+                ? $"{Format.Time(cell.Time)} ({results.Ratio(transfer, cell)})"
                 : "–"))]);
         }
 
@@ -336,23 +364,22 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
     public Table EnvironmentTable() => run.Setup(
         ("BenchmarkDotNet", $"{run.BenchmarkDotNet}, in-process toolchain (client), services as separate processes"),
         ("Job", run.Job),
-        ("Rounds", $"{results.Rounds} measured of {run.Rounds} planned; cells in a shuffled order each round (seed {run.Seed}: --seed {run.Seed} repeats it)"),
+        ("Rounds", $"{results.Rounds} measured; {results.Design.Describe()}; cells in a shuffled order each round (seed {run.Seed}: --seed {run.Seed} repeats it)"),
         ("Service restarts", run.Restarts));
 
     /// <summary>Writes both files; returns the console digest.</summary>
     public string Write(string directory, IReadOnlyList<string> reportFiles)
     {
-        var winners = WinnerTable();
+        var rankings = RankingTable();
         var (verdicts, reproduced, compared, which) = VerdictTable();
         var measured = results.Cells.Count(c => c.Success);
         var failed = results.Cells.Count(c => !c.Success);
-        var rows = results.Rows().Select(r => results.WinnerOf(r.Scenario, r.Transport)).OfType<RowVerdict>().ToList();
+        var rows = results.Rankings().ToList();
         var headline = $"{measured} cells measured{(failed > 0 ? $", {failed} FAILED" : "")} in {results.Rounds} round(s); job: {run.Job}." +
                        (run.Interrupted is { } why ? $" Interrupted ({why}): partial results." : "");
         var (spread, spread90, spreadCells) = results.Stability();
-        var winnerLine = rows.Any(r => r.Says != Verdict.Untested)
-            ? $"{rows.Count(r => r.Named)} of {rows.Count} rows name a winner; {rows.Count(r => r.Says == Verdict.NoClearWinner)} have no clear winner."
-            : $"No row has a verdict: verdicts need two or more rounds (the default job runs {BenchConfig.DefaultRounds(JobKind.Default)}; --rounds N).";
+        var pairsLine = rows.Any(r => r.Ranking.Tested) ? PairsLine(rows)
+            : $"No row has a ranking: pairs need two or more rounds (the default job runs {RoundDesign.Default.Minimum} to {RoundDesign.Default.Maximum}; --rounds N).";
         var stabilityLine = spreadCells == 0
             ? "Stability: one round, so nothing to compare it with."
             : $"Stability of this run: the cells' medians moved by {spread:P0} between rounds (median over {spreadCells} cells; 90th percentile {spread90:P0}).";
@@ -361,8 +388,13 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
                 ? "No verdict of the paper could be compared: verdicts need two or more rounds."
                 : "No verdict of the paper could be compared: this run measured none of the paper's scenarios on both REST and gRPC."
             : $"We reproduce {reproduced} of the paper's {compared} verdicts{(which.Count > 0 ? ": " + string.Join("; ", which) : "")}.";
-        var rule = $"A winner is named when its whole 95 % interval against every other protocol of the row lies beyond " +
-                   $"{Verdict.PracticalDifference:P0}: with 95 % confidence it is at least that much faster; otherwise \"no clear winner\".";
+        var rule = $"Each pair of a row is faster (the whole 95 % interval of slower ÷ faster beyond 1 + {Verdict.PracticalDifference:P0}), level (the whole " +
+                   $"interval within {Verdict.PracticalDifference:P0} either way) or undecided. Tiers: the protocols no other is faster than, then the same " +
+                   "among the rest; › between tiers (with the ratio to the fastest), ≈ level and ? undecided within a tier, and \"not apart\" for " +
+                   "pairs the chain would order but are not (docs/methodology.md, \"Rankings\"). A sole winner (bold) is named when tier 1 " +
+                   "has one protocol. " + (results.Design.Sequential
+                       ? $"Rounds: {results.Design.Describe()}; the interval at a row's last round is a 95 % interval however many rounds it took."
+                       : $"Rounds: {results.Design.Describe()}.");
 
         var deciding = new DecidingTable(results, run.Conditions);
         var sections = new List<(string Title, string Intro, Table? Table, string? Svg)>
@@ -370,8 +402,11 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
             ("Environment", "", EnvironmentTable(), null),
             ("Which protocol is faster",
                 "Per operation and transport: each protocol's time (the geometric mean of its rounds' medians), each protocol's time ÷ REST's with its 95 % " +
-                "interval (paired round by round: geometric mean of the rounds' ratios, Student's t over rounds), and the verdict. " + rule,
-                winners, null),
+                "interval (paired round by round: geometric mean of the rounds' ratios, Student's t over rounds), the ranking and the rounds that measured the row. " + rule,
+                rankings, null),
+            ("Undecided pairs",
+                "The pairs whose interval reaches both sides of a 10 % line: more rounds, or a quieter machine, would decide them.",
+                UndecidedTable(), null),
             ("Ratio to REST", $"Each protocol's time ÷ REST's on the same row, with its 95 % interval; the grey band is ±{Verdict.PracticalDifference:P0}: an interval reaching into it names no winner. " +
                 "The text gives the wire bytes ÷ REST's too.", null, RatioChart.Svg(results)),
             ("Times beside the paper",
@@ -456,9 +491,9 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
             "and last element); full responses (SHA-256 of the files, every author against the seed) are verified once per cell before timing.",
             "Client and services run on one machine over loopback unless --external was used; the paper used two machines over a LAN, " +
             "so our absolute times are lower and the protocol overheads weigh relatively more.",
-            "Design (docs/methodology.md, \"Rounds and verdicts\"): every cell is measured once per round by BenchmarkDotNet (its own " +
-            "reports are in the round folders); within a round the protocols of one row run back to back, rows and protocols in a " +
-            "shuffled order; the services are restarted between rounds so that each round meets new processes.",
+            "Design (docs/methodology.md, \"Rounds and verdicts\"): every cell of a row still open is measured once per round by " +
+            "BenchmarkDotNet (its own reports are in the round folders); within a round the protocols of one row run back to back, rows " +
+            "and protocols in a shuffled order; the services are restarted between rounds so that each round meets new processes.",
             "Authors created by \"Create author\" are deleted after each cell.",
             "Where the four services differ (everything else is the same code in Shared.Domain, the same validation and the same " +
             "single SQL query per read): GraphQL POSTs a query document on every call, so its requests are larger; GraphQL is served " +
@@ -479,7 +514,7 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
         };
 
         var report = new Report("ProtocolBench results");
-        foreach (var line in new[] { headline, winnerLine, stabilityLine, verdictLine })
+        foreach (var line in new[] { headline, pairsLine, stabilityLine, verdictLine })
         {
             report.Lead(line);
         }
@@ -503,7 +538,26 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
         report.Section("BenchmarkDotNet reports").Bullets(reportFiles.Order(StringComparer.Create(CultureInfo.InvariantCulture, CompareOptions.NumericOrdering))
             .Select(file => $"[{file}]({Uri.EscapeDataString(file).Replace("%2F", "/")})"));
         report.Write(directory, Path.GetFileNameWithoutExtension(MarkdownFile));
-        return $"{winners.ToText()}\n{headline}\n{winnerLine}\n{stabilityLine}\n{verdictLine}\n";
+        return $"{rankings.ToText()}\n{headline}\n{pairsLine}\n{stabilityLine}\n{verdictLine}\n";
+    }
+
+    /// <summary>The headline's count of decided pairs and named winners, and in a sequential run where the rows settled.</summary>
+    private string PairsLine(IReadOnlyList<RowRanking> rows)
+    {
+        var pairs = rows.SelectMany(r => r.Ranking.Pairs).ToList();
+        int Count(PairState state) => pairs.Count(p => p.State == state);
+        var line = $"{Count(PairState.Faster) + Count(PairState.Level)} of {pairs.Count} pairs decided ({Count(PairState.Faster)} faster, " +
+                   $"{Count(PairState.Level)} level, {Count(PairState.Undecided)} undecided); {rows.Count(r => r.Named)} of {rows.Count} rows name a sole winner.";
+        if (!results.Design.Sequential)
+        {
+            return line;
+        }
+
+        var design = results.Design;
+        var early = rows.Count(r => r.Ranking.Settled && r.Rounds <= design.Minimum);
+        var settled = rows.Count(r => r.Ranking.Settled);
+        return $"{line} Rows settled: {settled} of {rows.Count}, {early} after the first {design.Minimum} rounds; " +
+               $"{rows.Count - settled} still undecided after {rows.Where(r => !r.Ranking.Settled).Select(r => r.Rounds).DefaultIfEmpty(0).Max()} rounds.";
     }
 
     private static IEnumerable<(Protocol Protocol, Transport Transport)> Columns() => Display.Columns();

@@ -21,7 +21,8 @@ public sealed record RatioInterval(double Ratio, double Low, double High, int Va
     /// of the ratios <c>b[i] ÷ a[i]</c>, and a paired t interval over the pairs. What hits both sides of a pair alike
     /// (the machine's drift, a round's luck) cancels; what differs between pairs is the variance the interval reports.
     /// </summary>
-    public static RatioInterval Paired(IReadOnlyList<double> a, IReadOnlyList<double> b)
+    /// <param name="confidence">The interval's confidence: 95 %, or more where a design looks several times (<see cref="RoundDesign"/>).</param>
+    public static RatioInterval Paired(IReadOnlyList<double> a, IReadOnlyList<double> b, double confidence = Confidence)
     {
         if (a.Count != b.Count)
         {
@@ -29,7 +30,7 @@ public sealed record RatioInterval(double Ratio, double Low, double High, int Va
         }
 
         var logs = a.Zip(b, (x, y) => Math.Log(y / x)).ToArray();
-        var (mean, half) = Statistic.MeanAndHalfWidth(logs);
+        var (mean, half) = Statistic.MeanAndHalfWidth(logs, confidence);
         return new(Math.Exp(mean), Math.Exp(mean - half), Math.Exp(mean + half), logs.Length, "paired t over rounds");
     }
 

@@ -12,8 +12,8 @@ public static class Statistic
         return array.Length == 0 ? double.NaN : Math.Exp(array.Average(v => Math.Log(v)));
     }
 
-    /// <summary>The mean and the half-width of its 95 % Student t interval; NaN half-width with one value.</summary>
-    public static (double Mean, double HalfWidth) MeanAndHalfWidth(double[] values)
+    /// <summary>The mean and the half-width of its Student t interval (95 % unless told); NaN half-width with one value.</summary>
+    public static (double Mean, double HalfWidth) MeanAndHalfWidth(double[] values, double confidence = RatioInterval.Confidence)
     {
         var mean = values.Average();
         if (values.Length < 2)
@@ -22,7 +22,7 @@ public static class Statistic
         }
 
         var error = Math.Sqrt(Variance(values) / values.Length);
-        return (mean, error == 0 ? 0 : StudentQuantile(values.Length - 1) * error);
+        return (mean, error == 0 ? 0 : StudentQuantile(values.Length - 1, confidence) * error);
     }
 
     public static double Variance(double[] values)
@@ -31,11 +31,11 @@ public static class Statistic
         return values.Sum(v => (v - mean) * (v - mean)) / (values.Length - 1);
     }
 
-    /// <summary>The two-sided 95 % quantile of Student's t (the normal's with infinitely many degrees of freedom).</summary>
-    public static double StudentQuantile(double degreesOfFreedom) =>
+    /// <summary>The two-sided quantile of Student's t for a confidence (95 % unless told; the normal's with infinitely many degrees of freedom).</summary>
+    public static double StudentQuantile(double degreesOfFreedom, double confidence = RatioInterval.Confidence) =>
         double.IsPositiveInfinity(degreesOfFreedom)
-            ? 1.959963984540054
-            : new StudentDistribution(degreesOfFreedom).Quantile(1 - (1 - RatioInterval.Confidence) / 2);
+            ? NormalDistribution.Standard.Quantile(1 - (1 - confidence) / 2)
+            : new StudentDistribution(degreesOfFreedom).Quantile(1 - (1 - confidence) / 2);
 
     /// <summary>A percentile (0–100) by the same estimator as BenchmarkDotNet's (Hyndman–Fan type 7); NaN with no values.</summary>
     public static double Percentile(IEnumerable<double> values, double percentile)

@@ -25,6 +25,26 @@ public sealed record Verdict(string Says, string Faster, string Slower, RatioInt
 
     public bool Named => Says != NoClearWinner && Says != Untested;
 
+    /// <summary>Faster (named), level (the whole interval within 10 % either way), undecided, or untested.</summary>
+    public PairState State => !Decided ? PairState.Untested
+        : Named ? PairState.Faster
+        : Margin.Low >= 1 / (1 + PracticalDifference) && Margin.High <= 1 + PracticalDifference ? PairState.Level
+        : PairState.Undecided;
+
+    /// <summary>Whether two verdicts on the same pair name opposite sides faster.</summary>
+    public bool Opposes(Verdict other) => Named && other.Named && Says != other.Says;
+
+    /// <summary>The pair as the ranking writes it: "A › B 1.30× [1.12–1.51]", "A ≈ B …" or "A ? B …".</summary>
+    public string Pair() => $"{Faster} {Symbol(State)} {Slower} {Margin}";
+
+    /// <summary>How a ranking joins two sides: › faster, ≈ level, ? undecided or untested.</summary>
+    public static string Symbol(PairState state) => state switch
+    {
+        PairState.Faster => "›",
+        PairState.Level => "≈",
+        _ => "?",
+    };
+
     /// <summary>Same as a paper's verdict: the same winner, or neither names one ("both").</summary>
     public bool Matches(string paper) => Decided && (Named ? Says == paper : paper == Both);
 

@@ -1,0 +1,110 @@
+using ProtocolBench.Lab;
+
+namespace ProtocolBench.Integration.Tests;
+
+/// <summary>
+/// The stopping rule on synthetic rounds: every row measured the minimum number of rounds, then again only while a pair
+/// is undecided, up to the maximum; the 95 % spent over the looks keeps a pair on the 10 % line from being called
+/// faster more often than a single look at 95 % would (2.5 % on that side), which looking at 95 % after every round does not.
+/// </summary>
+public sealed class RoundDesignTests
+{
+    /// <summary>
+    /// One row of two sides under a design: side B takes <paramref name="ratio"/> × A's time, each round's ratio off by
+    /// log-normal noise of <paramref name="noise"/>; rounds are added while the design measures the row again.
+    /// </summary>
+    private static (int Rounds, Ranking Ranking) Settle(RoundDesign design, double ratio, double noise, Random random, Func<int, RoundDesign>? looks = null)
+    {
+        List<double> a = [], b = [];
+        Ranking? ranking = null;
+        while (design.MeasuresAgain(a.Count, ranking?.Settled ?? false))
+        {
+            var drift = Math.Exp(random.NextDouble() - 0.5); // the machine's drift hits both sides of a round alike
+            a.Add(10 * drift);
+            b.Add(10 * drift * ratio * Math.Exp(noise * Normal(random)));
+            var read = looks?.Invoke(a.Count) ?? design;
+            ranking = a.Count < 2 ? null : Ranking.Of([("A", Statistic.GeometricMean(a)), ("B", Statistic.GeometricMean(b))], (x, y) =>
+                x == "A" ? read.Paired(a, b) : read.Paired(b, a));
+        }
+
+        return (a.Count, ranking!);
+    }
+
+    private static double Normal(Random random) =>
+        Math.Sqrt(-2 * Math.Log(1 - random.NextDouble())) * Math.Cos(2 * Math.PI * random.NextDouble());
+
+    [Fact]
+    public void APlainOrderSettlesAtTheMinimum()
+    {
+        var (rounds, ranking) = Settle(new RoundDesign(3, 8), ratio: 2.5, noise: 0.03, new Random(1));
+
+        Assert.Equal(3, rounds);
+        Assert.True(ranking.Settled);
+        Assert.Equal("A", ranking.Winner);
+    }
+
+    [Fact]
+    public void AnUndecidedRowGoesOnToTheMaximumAndStaysUndecided()
+    {
+        var (rounds, ranking) = Settle(new RoundDesign(3, 8), ratio: 1.10, noise: 0.3, new Random(2));
+
+        Assert.Equal(8, rounds);
+        Assert.False(ranking.Settled);
+        Assert.Equal(PairState.Undecided, Assert.Single(ranking.Pairs).State);
+    }
+
+    [Fact]
+    public void LevelSidesSettleOnceTheIntervalFitsWithinTenPercent()
+    {
+        var settled = Enumerable.Range(0, 200).Select(i => Settle(new RoundDesign(3, 8), ratio: 1.0, noise: 0.03, new Random(100 + i))).ToList();
+
+        Assert.All(settled, s => Assert.True(s.Ranking.Settled));
+        Assert.All(settled, s => Assert.Equal(PairState.Level, Assert.Single(s.Ranking.Pairs).State));
+        Assert.InRange(settled.Average(s => s.Rounds), 3, 5);
+    }
+
+    [Fact]
+    public void AFixedDesignMeasuresEveryRowItsRoundsAndLooksOnceAt95Percent()
+    {
+        var design = RoundDesign.Fixed(8);
+
+        Assert.False(design.Sequential);
+        Assert.Equal(0.95, design.Confidence, 9);
+        Assert.True(design.MeasuresAgain(7, settled: true));
+        Assert.False(design.MeasuresAgain(8, settled: false));
+        Assert.Equal(8, Settle(design, ratio: 2.5, noise: 0.03, new Random(3)).Rounds);
+    }
+
+    [Fact]
+    public void TheLooksSpendTheFivePercentBetweenThem()
+    {
+        var design = new RoundDesign(3, 8);
+
+        Assert.Equal(6, design.Looks);
+        Assert.Equal(1 - 0.05 / 6, design.Confidence, 9);
+        Assert.True(design.MeasuresAgain(2, settled: true));
+        Assert.False(design.MeasuresAgain(3, settled: true));
+        Assert.True(design.MeasuresAgain(3, settled: false));
+    }
+
+    [Fact]
+    public void LookingAfterEveryRoundDoesNotInflateTheChanceOfCallingAPairOnTheLineFaster()
+    {
+        // B is exactly 10 % slower: "A faster" is a false claim (the rule asks for more than 10 %). One look at 95 % makes
+        // it at most 2.5 % of the time; the design must too, however often it looks.
+        const int rows = 4000;
+        var design = new RoundDesign(3, 8);
+        double FalseClaims(Func<int, RoundDesign>? looks)
+        {
+            var random = new Random(7);
+            return Enumerable.Range(0, rows).Count(_ => Settle(design, ratio: 1.10, noise: 0.08, random, looks).Ranking.Winner == "A") / (double)rows;
+        }
+
+        var spent = FalseClaims(null);
+        var naive = FalseClaims(RoundDesign.Fixed);
+
+        Assert.InRange(spent, 0, 0.025);
+        // Each look at 95 % (what the rule would be without spending): the false claims add up over the looks.
+        Assert.InRange(naive, 0.035, 1);
+    }
+}
