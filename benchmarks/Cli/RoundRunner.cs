@@ -5,6 +5,7 @@ using ProtocolBench.Benchmarks.Config;
 using ProtocolBench.Benchmarks.Suite;
 using ProtocolBench.Benchmarks.Reporting;
 using ProtocolBench.Lab;
+using ProtocolBench.Lab.Costs;
 using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Lab.Services;
 using ProtocolBench.Shared.Clients;
@@ -65,8 +66,9 @@ public sealed class RoundRunner(
             {
                 try
                 {
-                    var (took, failures) = await ServiceWarmup.RunAsync([.. selection.Where(measures)], BenchConfig.WarmupPerCell, suite, perCall, interruption.Token);
-                    Console.WriteLine($"Warmed the services up for round {round}: every cell of the round called for a moment ({took.TotalSeconds:F1} s).");
+                    var (took, quiet, failures) = await ServiceWarmup.RunAsync(
+                        [.. selection.Where(measures)], BenchConfig.WarmupPerCell, suite, perCall, session.ProcessIds, interruption.Token);
+                    Console.WriteLine($"Warmed the services up for round {round}: every cell of the round called for a moment ({took.TotalSeconds:F1} s; {quiet}).");
                     failures.ForEach(f => Console.Error.WriteLine($"  warm-up: {f}"));
                 }
                 catch (OperationCanceledException) when (interruption.Requested)
@@ -75,6 +77,18 @@ public sealed class RoundRunner(
                 }
 
                 warm = true;
+            }
+            else if (options.Job != JobKind.Smoke)
+            {
+                // No warm-up (no restart): the round before may have left a collection or compilation running.
+                try
+                {
+                    await Quiet.WaitAsync(session.ProcessIds, interruption.Token);
+                }
+                catch (OperationCanceledException) when (interruption.Requested)
+                {
+                    break;
+                }
             }
 
             progress.StartRound(round, open.Count < rows.Count ? $"{open.Count} of {rows.Count} rows still open" : null);

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using BenchmarkDotNet.Running;
 using ProtocolBench.Lab;
+using ProtocolBench.Lab.Costs;
 using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Benchmarks.Suite;
@@ -9,7 +10,7 @@ namespace ProtocolBench.Benchmarks.Suite;
 /// Brings freshly started services to their steady state before a round: every selected cell called for a moment and
 /// at least <see cref="MinCalls"/> times (tiering promotes a method after 30 calls, twice with dynamic PGO: a search
 /// of 3,112 authors called only for the moment, four times, was measured at twice its time for two rounds), then a
-/// pause for the runtime's background tier-1 compilation. Without it the first cells after a start meet
+/// wait until the services and this process are quiet (<see cref="Quiet"/>: the runtime's background tier-1 compilation done). Without it the first cells after a start meet
 /// tier-0 code and cold pools and measure several times slower, which is start-up, not the protocol
 /// (docs/methodology.md, "Warm-up after each start"). The services start with tiering's call-counting delay cut short
 /// (<see cref="Lab.Services.LaunchOptions.PromoteHotCodeEarly"/>), so a few seconds of calls suffice. The domain floors are warmed the same way, in this
@@ -27,19 +28,38 @@ public static class ServiceWarmup
     private static readonly TimeSpan TimingPerCell = TimeSpan.FromMilliseconds(25);
 
     /// <param name="perCall">Each cell's time per call (ns) by <see cref="Cell.Id"/>; the cells missing from it are timed and added.</param>
-    /// <returns>How long it took, and what failed (such a cell fails again when measured, and is reported there).</returns>
-    public static async Task<(TimeSpan Took, List<string> Failures)> RunAsync(
-        IReadOnlyList<BenchmarkCase> cases, TimeSpan perCell, SuiteRun suite, IDictionary<string, double> perCall, CancellationToken stop)
+    /// <param name="services">The services' process ids, watched until they are quiet (<see cref="Quiet"/>); none with --external.</param>
+    /// <returns>How long it took, how long the services and this process took to be quiet after it, and what failed (such a cell fails again when measured, and is reported there).</returns>
+    public static async Task<(TimeSpan Took, string Quiet, List<string> Failures)> RunAsync(
+        IReadOnlyList<BenchmarkCase> cases, TimeSpan perCell, SuiteRun suite, IDictionary<string, double> perCall, IReadOnlyList<int> services, CancellationToken stop)
     {
         var watch = Stopwatch.StartNew();
         var failures = new List<string>();
         var callable = cases.Where(c => Cell.ScenarioOf(c).HasRequest).ToList();
-        await CallEachAsync(callable, suite, failures, (perCell, MinCalls, MaxCalls), (_, _) => { }, stop);
-        await Task.Delay(Settle, stop);
+        // Twice, with the compilation the first pass started finished in between: with dynamic PGO a hot method is compiled
+        // twice (instrumented, then final), and the calls that promote it the second time count only once the first
+        // compilation is in place. After one pass the first row of a round met the second compilation on the services' core.
+        for (var pass = 0; pass < 2; pass++)
+        {
+            await CallEachAsync(callable, suite, failures, (perCell, MinCalls, MaxCalls), (_, _) => { }, stop);
+            // Services started elsewhere cannot be watched: they get the fixed pause.
+            if (services.Count == 0)
+            {
+                await Task.Delay(Settle, stop);
+            }
+
+            await Quiet.WaitAsync(services, stop);
+        }
+
+        var (settling, quiet) = await Quiet.WaitAsync(services, stop);
         await CallEachAsync(
             [.. callable.Where(c => !perCall.ContainsKey(Cell.Id(c)))], suite, failures, (TimingPerCell, 3, 50),
             (c, times) => perCall[Cell.Id(c)] = Statistic.Median(times), stop);
-        return (watch.Elapsed, failures);
+        var (again, quietAgain) = await Quiet.WaitAsync(services, stop);
+        var said = quiet && quietAgain
+            ? $"quiet after {settling.TotalSeconds:F1} s"
+            : $"still busy after {Math.Max(settling.TotalSeconds, again.TotalSeconds):F0} s: measuring anyway";
+        return (watch.Elapsed, said, failures);
     }
 
     /// <summary>Calls each case's scenario for its budget (time, at least and at most so many calls), one client per protocol and transport.</summary>

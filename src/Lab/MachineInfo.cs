@@ -26,7 +26,10 @@ public sealed record MachineInfo(string Cpu, int Cores, double MemoryGiB, string
             Environment.MachineName,
             RuntimeInformation.OSDescription,
             $"{RuntimeInformation.FrameworkDescription} {RuntimeInformation.ProcessArchitecture}, " +
-            $"{(GCSettings.IsServerGC ? "server" : "workstation")} GC in the client");
+            $"{(GCSettings.IsServerGC ? "server" : "workstation")} GC in the client" +
+            (AppContext.GetData("System.Runtime.TieredCompilation") is { } tiered && tiered.ToString() is "false" or "False"
+                ? ", tiered compilation off in the client (each method compiled once, optimised: nothing compiled in the background while measuring)"
+                : ""));
     }
 
     public string Describe() => $"{Cpu}, {Cores} logical cores, {MemoryGiB:0} GiB RAM, {Host}";

@@ -76,6 +76,9 @@ public sealed class ServiceSession : IAsyncDisposable
     public Costs.ServiceMeter? Meter(Protocol protocol) =>
         _running?.Processes.FirstOrDefault(p => p.Spec.Protocol == protocol.Service() && !p.HasExited)?.Meter;
 
+    /// <summary>The running services' process ids; none for --external.</summary>
+    public IReadOnlyList<int> ProcessIds => _running?.Processes.Where(p => !p.HasExited).Select(p => p.Id).ToList() ?? [];
+
     /// <summary>Why a protocol's service cannot be measured any more, or null.</summary>
     public string? Problem(Protocol protocol) => _deaths.GetValueOrDefault(protocol.Service());
 
