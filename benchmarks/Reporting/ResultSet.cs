@@ -17,7 +17,7 @@ public sealed class ResultSet(
 
     public int Rounds => Cells.SelectMany(c => c.Rounds).Select(r => r.Round).DefaultIfEmpty(0).Max();
 
-    public RoundDesign Design { get; } = design ?? RoundDesign.Fixed(Math.Max(1, cells.SelectMany(c => c.Rounds).Select(r => r.Round).DefaultIfEmpty(1).Max()));
+    public RoundDesign Design => design ?? RoundDesign.Fixed(Math.Max(1, Rounds));
 
     public CellResult? Find(Scenario scenario, Protocol protocol, Transport transport) =>
         Cells.FirstOrDefault(c => c.Scenario == scenario && c.Protocol == protocol && c.Transport == transport && c.Success);

@@ -39,6 +39,7 @@ public static class ServiceWarmup
         // Twice, with the compilation the first pass started finished in between: with dynamic PGO a hot method is compiled
         // twice (instrumented, then final), and the calls that promote it the second time count only once the first
         // compilation is in place. After one pass the first row of a round met the second compilation on the services' core.
+        var (settling, quiet) = (TimeSpan.Zero, true);
         for (var pass = 0; pass < 2; pass++)
         {
             await CallEachAsync(callable, suite, failures, (perCell, MinCalls, MaxCalls), (_, _) => { }, stop);
@@ -48,10 +49,9 @@ public static class ServiceWarmup
                 await Task.Delay(Settle, stop);
             }
 
-            await Quiet.WaitAsync(services, stop);
+            (settling, quiet) = await Quiet.WaitAsync(services, stop);
         }
 
-        var (settling, quiet) = await Quiet.WaitAsync(services, stop);
         await CallEachAsync(
             [.. callable.Where(c => !perCall.ContainsKey(Cell.Id(c)))], suite, failures, (TimingPerCell, 3, 50),
             (c, times) => perCall[Cell.Id(c)] = Statistic.Median(times), stop);
