@@ -56,8 +56,8 @@ public sealed record BenchOptions
         var common = new CommonOptions();
         var job = new Option<JobKind>("--job", "-j")
         {
-            Description = "default: 3 to 8 rounds of 1 warm-up + 5 iterations of ~100 ms per cell, each row until settled; short: 3 rounds of 1 + 3 iterations " +
-                          "of ~100 ms; medium, long: BenchmarkDotNet's presets, 3 rounds; dry: every cell once",
+            Description = "default: 3 or 4 rounds of 1 warm-up + 3 iterations of ~100 ms per cell, a fourth for rows with a pair it could decide; short: 2 such rounds, fixed; " +
+                          "medium, long: BenchmarkDotNet's presets, 3 rounds; dry: every cell once",
             HelpName = "default|short|medium|long|dry",
             DefaultValueFactory = _ => JobKind.Default,
             CustomParser = result => ParseJob(result.Tokens.Count > 0 ? result.Tokens[0].Value : "", result),
@@ -69,13 +69,13 @@ public sealed record BenchOptions
         var rounds = new Option<int?>("--rounds")
         {
             Description = "Measure every row exactly this many times (a fixed design), each round in a new shuffled order; rankings need 2 or more " +
-                          "[default: the default job stops each row when settled (--min-rounds, --max-rounds); 3 for short, medium and long, 1 for dry]",
+                          "[default: the default job stops each row when settled (--min-rounds, --max-rounds); 2 for short, 3 for medium and long, 1 for dry]",
             HelpName = "N",
             CustomParser = result => CommonOptions.PositiveInt(result),
         };
         var minRounds = new Option<int?>("--min-rounds")
         {
-            Description = $"Measure every row at least this many times, then stop each row once all its pairs are decided (faster or level) [default: {RoundDesign.Default.Minimum}; at least 2]",
+            Description = $"Measure every row at least this many times, then stop each row once all its pairs are decided (faster or level) or its undecided ones are too close to the 10 % line for the rounds left [default: {RoundDesign.Default.Minimum}; at least 2]",
             HelpName = "N",
             CustomParser = result => CommonOptions.PositiveInt(result),
         };
@@ -213,8 +213,8 @@ public sealed record BenchOptions
           dotnet run -c Release --project benchmarks [-- options]
 
         With no options it makes the HTTPS certificate if missing, starts the four services (Release, SQLite), measures
-        every scenario on every protocol and transport (the default job: 3 rounds in about 26 minutes on 2 cores, then
-        rounds of the rows still undecided, up to 8), writes the reports
+        every scenario on every protocol and transport (the default job: 3 rounds, and a fourth of the rows with a pair it
+        could still decide; 24 minutes on 2 cores), writes the reports
         (summary.html, summary.md and BenchmarkDotNet's own per class, in the results folder) and stops the services.
 
         Any option not listed here goes to BenchmarkDotNet: --filter '*Payloads*' or '*int-max*' (classes Floor,

@@ -36,6 +36,7 @@ public sealed class RoundRunner(
         var rows = selection.Where(Cell.HasProtocol).Select(c => (Cell.ScenarioOf(c), Cell.TransportOf(c))).ToHashSet();
         var open = rows.ToHashSet();
         var settled = new HashSet<(Scenario, Transport)>();
+        var onTheLine = new HashSet<(Scenario, Transport)>();
         // Each cell's time per call (the warm-up's timing pass, then its median in the last round): sizes its iterations.
         var perCall = new Dictionary<string, double>();
         var warm = false;
@@ -113,9 +114,11 @@ public sealed class RoundRunner(
             {
                 var looked = Look(design, rounds, open);
                 settled.UnionWith(looked.Where(l => l.Settled).Select(l => l.Row));
-                open = [.. looked.Where(l => design.MeasuresAgain(l.Rounds, l.Settled)).Select(l => l.Row)];
+                open = [.. looked.Where(l => design.MeasuresAgain(l.Rounds, l.Settled, l.CouldDecide)).Select(l => l.Row)];
+                onTheLine.UnionWith(looked.Where(l => !l.Settled && !l.CouldDecide && l.Rounds < design.Maximum).Select(l => l.Row));
                 Console.WriteLine($"After round {round}: {settled.Count} of {rows.Count} rows settled (every pair faster or level), " +
-                                  (open.Count > 0 ? $"{open.Count} measured again (up to round {design.Maximum})." : $"{rows.Count - settled.Count} left undecided."));
+                                  (onTheLine.Count > 0 ? $"{onTheLine.Count} with undecided pairs too close to the 10 % line for more rounds to decide, " : "") +
+                                  (open.Count > 0 ? $"{open.Count} measured again (up to round {design.Maximum})." : "none measured again."));
             }
         }
 
@@ -129,18 +132,19 @@ public sealed class RoundRunner(
             : round <= options.Design.Minimum || open.Any(row => row.Item1 == Cell.ScenarioOf(c));
 
     /// <summary>
-    /// The look after a round: each open row's rounds so far and whether its ranking over them is settled (every pair
-    /// decided); the design measures again the rows that are not (<see cref="RoundDesign.MeasuresAgain"/>). A row with
+    /// The look after a round: each open row's rounds so far, whether its ranking over them is settled (every pair
+    /// decided), and whether more rounds could decide an undecided pair; the design measures again the rows that are not
+    /// settled and could be (<see cref="RoundDesign.MeasuresAgain"/>). A row with
     /// fewer than two protocols measured has nothing to decide: it is closed, not settled.
     /// </summary>
-    private static List<((Scenario, Transport) Row, int Rounds, bool Settled)> Look(
+    private static List<((Scenario, Transport) Row, int Rounds, bool Settled, bool CouldDecide)> Look(
         RoundDesign design, IEnumerable<(int Round, IReadOnlyList<Summary> Summaries)> rounds, IEnumerable<(Scenario, Transport)> open)
     {
         var reports = rounds.SelectMany(r => r.Summaries.SelectMany(s => s.Reports).Select(report => (r.Round, Report: report)));
         var results = new ResultSet(BenchmarkCommand.Cells(reports.Where(x => Cell.HasProtocol(x.Report.BenchmarkCase)), null), [], [], design);
         return [.. open.Select(row => results.RankingOf(row.Item1, row.Item2) is { } ranking
-            ? (row, ranking.Rounds, ranking.Ranking.Settled)
-            : (row, design.Maximum, false))];
+            ? (row, ranking.Rounds, ranking.Ranking.Settled, ranking.CouldDecide)
+            : (row, design.Maximum, false, false))];
     }
 
     private IConfig RoundConfig(string folder, Random random, ProgressReporter progress, bool allocations) =>

@@ -38,11 +38,32 @@ public sealed class ResultSet(
         where Display.Protocols.Any(p => Find(scenario, p, transport) is not null)
         select (scenario, transport);
 
-    /// <summary>b's time ÷ a's, paired round by round over the rounds both were measured in, with the design's interval.</summary>
+    /// <summary>
+    /// b's time ÷ a's, paired round by round over the rounds both were measured in, with the design's interval: for two
+    /// cells of one row, one whose spread is the row's round-to-round noise (<see cref="RowNoise"/>); otherwise the pair's own.
+    /// </summary>
     public RatioInterval Ratio(Timed a, Timed b)
     {
         var (x, y) = Timed.Pairs(a, b);
-        return Design.Paired(x, y);
+        return a is CellResult one && b is CellResult other && (one.Scenario, one.Transport) == (other.Scenario, other.Transport) &&
+               NoiseOf(one.Scenario, one.Transport) is { } noise
+            ? noise.Ratio(x, y, Design.Confidence)
+            : Design.Paired(x, y);
+    }
+
+    private readonly Dictionary<(Scenario, Transport), RowNoise?> _noise = [];
+
+    /// <summary>The row's round-to-round noise over the rounds all its protocols were measured in; null with fewer than two of either.</summary>
+    public RowNoise? NoiseOf(Scenario scenario, Transport transport)
+    {
+        if (!_noise.TryGetValue((scenario, transport), out var noise))
+        {
+            var cells = Display.Protocols.Select(p => Find(scenario, p, transport)).OfType<CellResult>().ToList();
+            var rounds = cells.Count == 0 ? [] : cells.Skip(1).Aggregate(cells[0].Measured.Select(r => r.Round), (all, c) => all.Intersect(c.Measured.Select(r => r.Round))).Order().ToList();
+            noise = _noise[(scenario, transport)] = RowNoise.Of([.. cells.Select(c => (IReadOnlyList<double>)[.. rounds.Select(r => c.RoundMedian(r)!.Value)])]);
+        }
+
+        return noise;
     }
 
     public DomainFloorResult? DomainFloorOf(Scenario scenario) => DomainFloors.FirstOrDefault(d => d.Scenario == scenario && d.Success);
@@ -122,7 +143,9 @@ public sealed class ResultSet(
         }
 
         var ranking = Ranking.Of([.. cells.Select(c => (c.Key, c.Value.Time))], (a, b) => Ratio(cells[a], cells[b]));
-        return new RowRanking(scenario, transport, ranking, cells.Values.Max(c => c.Measured.Count()));
+        var noise = NoiseOf(scenario, transport);
+        var couldDecide = ranking.Undecided.Any(p => noise is null || Design.CouldDecide(p.Margin, noise));
+        return new RowRanking(scenario, transport, ranking, cells.Values.Max(c => c.Measured.Count()), couldDecide);
     }
 
     /// <summary>Every row's ranking, in the report's order.</summary>

@@ -4,8 +4,11 @@ using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Benchmarks.Reporting;
 
-/// <summary>A row's ranking (<see cref="Lab.Ranking"/>) and how many rounds measured it: where a sequential run settled it.</summary>
-public sealed record RowRanking(Scenario Scenario, Transport Transport, Ranking Ranking, int Rounds)
+/// <summary>
+/// A row's ranking (<see cref="Lab.Ranking"/>), how many rounds measured it (where a sequential run settled it), and
+/// whether more rounds could decide one of its undecided pairs (<see cref="RoundDesign.CouldDecide"/>).
+/// </summary>
+public sealed record RowRanking(Scenario Scenario, Transport Transport, Ranking Ranking, int Rounds, bool CouldDecide)
 {
     public bool Named => Ranking.Winner is not null;
 

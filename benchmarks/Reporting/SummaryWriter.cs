@@ -39,11 +39,16 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
         return table;
     }
 
-    /// <summary>How many rounds measured a row, and whether that settled it (every pair decided).</summary>
+    /// <summary>
+    /// How many rounds measured a row, and whether that settled it (every pair decided) or its undecided pairs sit too close
+    /// to the 10 % line for the rounds left to decide them.
+    /// </summary>
     private string Settled(RowRanking row) =>
         !row.Ranking.Tested ? row.Rounds.ToString(Invariant)
         : row.Ranking.Settled ? $"{row.Rounds}, settled"
-        : $"{row.Rounds}, {row.Ranking.Undecided.Count()} undecided";
+        : results.Design.Sequential && row.Rounds < results.Design.Maximum && !row.CouldDecide
+            ? $"{row.Rounds}, {row.Ranking.Undecided.Count()} undecided (on the line)"
+            : $"{row.Rounds}, {row.Ranking.Undecided.Count()} undecided";
 
     /// <summary>Every pair the run left undecided, with its interval; null when there is none.</summary>
     public Table? UndecidedTable()
@@ -402,10 +407,10 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
             ("Environment", "", EnvironmentTable(), null),
             ("Which protocol is faster",
                 "Per operation and transport: each protocol's time (the geometric mean of its rounds' medians), each protocol's time ÷ REST's with its 95 % " +
-                "interval (paired round by round: geometric mean of the rounds' ratios, Student's t over rounds), the ranking and the rounds that measured the row. " + rule,
+                "interval (paired round by round: geometric mean of the rounds' ratios, Student's t with the row's round-to-round noise: the residual of its cells over its rounds), the ranking and the rounds that measured the row. " + rule,
                 rankings, null),
             ("Undecided pairs",
-                "The pairs whose interval reaches both sides of a 10 % line: more rounds, or a quieter machine, would decide them.",
+                "The pairs whose interval reaches both sides of a 10 % line. A quieter machine (less movement of a cell from round to round) would decide them; on a row marked \"on the line\", more rounds than the design allows would be needed too.",
                 UndecidedTable(), null),
             ("Ratio to REST", $"Each protocol's time ÷ REST's on the same row, with its 95 % interval; the grey band is ±{Verdict.PracticalDifference:P0}: an interval reaching into it names no winner. " +
                 "The text gives the wire bytes ÷ REST's too.", null, RatioChart.Svg(results)),
@@ -556,8 +561,10 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
         var design = results.Design;
         var early = rows.Count(r => r.Ranking.Settled && r.Rounds <= design.Minimum);
         var settled = rows.Count(r => r.Ranking.Settled);
+        var onTheLine = rows.Count(r => !r.Ranking.Settled && r.Ranking.Tested && r.Rounds < design.Maximum && !r.CouldDecide);
         return $"{line} Rows settled: {settled} of {rows.Count}, {early} after the first {design.Minimum} rounds; " +
-               $"{rows.Count - settled} still undecided after {rows.Where(r => !r.Ranking.Settled).Select(r => r.Rounds).DefaultIfEmpty(0).Max()} rounds.";
+               $"{rows.Count - settled} with undecided pairs" + (onTheLine > 0 ? $", {onTheLine} of them stopped with those pairs too close to the 10 % line to decide" : "") +
+               $" (up to {rows.Where(r => !r.Ranking.Settled).Select(r => r.Rounds).DefaultIfEmpty(0).Max()} rounds).";
     }
 
     private static IEnumerable<(Protocol Protocol, Transport Transport)> Columns() => Display.Columns();

@@ -25,6 +25,10 @@ public static class ServiceWarmup
     /// <summary>Bounds the warm-up of a slow cell (a PDF over a shaped link) whatever <see cref="MinCalls"/> says.</summary>
     private static readonly TimeSpan MaxPerCell = TimeSpan.FromSeconds(2);
     private static readonly TimeSpan Settle = TimeSpan.FromSeconds(2);
+
+    /// <summary>How many warm-up passes services started elsewhere get at most, and when their calls count as steady.</summary>
+    private const int MaxExternalPasses = 8;
+    private const double SteadyWithin = 0.05;
     private static readonly TimeSpan TimingPerCell = TimeSpan.FromMilliseconds(25);
 
     /// <param name="perCall">Each cell's time per call (ns) by <see cref="Cell.Id"/>; the cells missing from it are timed and added.</param>
@@ -39,14 +43,23 @@ public static class ServiceWarmup
         // Twice, with the compilation the first pass started finished in between: with dynamic PGO a hot method is compiled
         // twice (instrumented, then final), and the calls that promote it the second time count only once the first
         // compilation is in place. After one pass the first row of a round met the second compilation on the services' core.
+        // Services started elsewhere (--external) cannot be watched, nor told how to start: after each pass they get a fixed
+        // pause, and the passes go on while the calls still get faster (a service run by hand may have tiering's default
+        // call-counting delay, which keeps its hot code unoptimised for the first minute of steady calls).
         var (settling, quiet) = (TimeSpan.Zero, true);
-        for (var pass = 0; pass < 2; pass++)
+        var external = services.Count == 0;
+        Dictionary<string, double>? before = null;
+        var (passes, steady) = (0, false);
+        while (passes < (external ? MaxExternalPasses : 2) && !steady)
         {
-            await CallEachAsync(callable, suite, failures, (perCell, MinCalls, MaxCalls), (_, _) => { }, stop);
-            // Services started elsewhere cannot be watched: they get the fixed pause.
-            if (services.Count == 0)
+            passes++;
+            var passTimes = new Dictionary<string, double>();
+            await CallEachAsync(callable, suite, failures, (perCell, MinCalls, MaxCalls), (c, times) => passTimes[Cell.Id(c)] = Statistic.Median(times), stop);
+            if (external)
             {
                 await Task.Delay(Settle, stop);
+                steady = before is not null && Steady(before, passTimes);
+                before = passTimes;
             }
 
             (settling, quiet) = await Quiet.WaitAsync(services, stop);
@@ -56,10 +69,22 @@ public static class ServiceWarmup
             [.. callable.Where(c => !perCall.ContainsKey(Cell.Id(c)))], suite, failures, (TimingPerCell, 3, 50),
             (c, times) => perCall[Cell.Id(c)] = Statistic.Median(times), stop);
         var (again, quietAgain) = await Quiet.WaitAsync(services, stop);
-        var said = quiet && quietAgain
-            ? $"quiet after {settling.TotalSeconds:F1} s"
-            : $"still busy after {Math.Max(settling.TotalSeconds, again.TotalSeconds):F0} s: measuring anyway";
+        var said = external
+            ? steady ? $"{passes} passes, the last as fast as the one before" : $"{passes} passes, the calls still getting faster: measuring anyway"
+            : quiet && quietAgain
+                ? $"quiet after {settling.TotalSeconds:F1} s"
+                : $"still busy after {Math.Max(settling.TotalSeconds, again.TotalSeconds):F0} s: measuring anyway";
         return (watch.Elapsed, said, failures);
+    }
+
+    /// <summary>
+    /// Whether a warm-up pass found the calls as fast as the pass before: the geometric mean of the cells' ratios
+    /// (this pass's median time per call ÷ the last one's) fell by less than <see cref="SteadyWithin"/>.
+    /// </summary>
+    public static bool Steady(IReadOnlyDictionary<string, double> before, IReadOnlyDictionary<string, double> after)
+    {
+        var ratios = after.Where(a => before.TryGetValue(a.Key, out var b) && b > 0 && a.Value > 0).Select(a => a.Value / before[a.Key]).ToList();
+        return ratios.Count > 0 && Statistic.GeometricMean(ratios) >= 1 - SteadyWithin;
     }
 
     /// <summary>Calls each case's scenario for its budget (time, at least and at most so many calls), one client per protocol and transport.</summary>

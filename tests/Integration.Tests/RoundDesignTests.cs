@@ -88,6 +88,24 @@ public sealed class RoundDesignTests
     }
 
     [Fact]
+    public void ARowWhosePairsSitOnTheLineIsNotMeasuredAgain()
+    {
+        // A row of five with a residual SD of 5 % a round: at 8 rounds a pair's interval reaches about 7.5 % either side.
+        var design = new RoundDesign(3, 8);
+        var noise = new RowNoise(Variance: 0.05 * 0.05, DegreesOfFreedom: 8, Cells: 5, Rounds: 3);
+        RatioInterval Pair(double ratio) => new(ratio, ratio / 1.3, ratio * 1.3, 3, "t");
+
+        Assert.False(design.CouldDecide(Pair(1.10), noise));
+        Assert.False(design.CouldDecide(Pair(1.12), noise));
+        Assert.True(design.CouldDecide(Pair(1.60), noise));
+        Assert.True(design.CouldDecide(Pair(1.00), noise));
+        Assert.True(design.CouldDecide(Pair(1 / 1.60), noise));
+        Assert.False(design.MeasuresAgain(3, settled: false, couldDecide: false));
+        Assert.True(design.MeasuresAgain(2, settled: false, couldDecide: false));
+        Assert.True(design.MeasuresAgain(3, settled: false, couldDecide: true));
+    }
+
+    [Fact]
     public void LookingAfterEveryRoundDoesNotInflateTheChanceOfCallingAPairOnTheLineFaster()
     {
         // B is exactly 10 % slower: "A faster" is a false claim (the rule asks for more than 10 %). One look at 95 % makes
