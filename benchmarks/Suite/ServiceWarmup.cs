@@ -81,7 +81,7 @@ public static class ServiceWarmup
     /// Whether a warm-up pass found the calls as fast as the pass before: the geometric mean of the cells' ratios
     /// (this pass's median time per call ÷ the last one's) fell by less than <see cref="SteadyWithin"/>.
     /// </summary>
-    public static bool Steady(IReadOnlyDictionary<string, double> before, IReadOnlyDictionary<string, double> after)
+    private static bool Steady(IReadOnlyDictionary<string, double> before, IReadOnlyDictionary<string, double> after)
     {
         var ratios = after.Where(a => before.TryGetValue(a.Key, out var b) && b > 0 && a.Value > 0).Select(a => a.Value / before[a.Key]).ToList();
         return ratios.Count > 0 && Statistic.GeometricMean(ratios) >= 1 - SteadyWithin;

@@ -10,7 +10,7 @@ namespace ProtocolBench.Lab;
 /// Every pair of the row is judged against this one variance, not against its own pair's: at three rounds a pair alone
 /// has 2 degrees of freedom (t = 4.30 at 95 %) and a row of five protocols has 8 (t = 2.31). For two cells it is the
 /// paired t interval exactly. It assumes the cells of a row move alike between rounds; where one moves more, its pairs'
-/// intervals are a little too narrow and the others' a little too wide (docs/methodology.md, "Rankings").
+/// intervals are a little too narrow and the others' a little too wide (docs/methodology.md, "Ratios with intervals").
 /// </remarks>
 public sealed record RowNoise(double Variance, int DegreesOfFreedom, int Cells, int Rounds)
 {
