@@ -40,11 +40,13 @@ public static class LoadTestRun
         var common = options.Common;
         var pinning = common.Pinning;
         var pinned = pinning.Apply();
+        using var idle = CpuIdle.Hold(common.NoIdlePoll);
         var machine = MachineInfo.Current();
         var results = new ResultsFolder(common.Results, started);
         AnsiConsole.MarkupLine($"[bold]ProtocolBench load tests[/] · {options.Mode.ToString().ToLowerInvariant()}{(options.Quick ? " --quick" : "")} · run {runId}");
         AnsiConsole.MarkupLine($"[grey]{Markup.Escape($"{machine.Describe()}, {machine.OperatingSystem}, {machine.Runtime}")}[/]");
         AnsiConsole.MarkupLine($"[grey]Pinning: {Markup.Escape(pinned)}[/]");
+        AnsiConsole.MarkupLine($"[grey]Idle cores: {Markup.Escape(idle.Description)}[/]");
         AnsiConsole.MarkupLine($"[grey]results: {Markup.Escape(results.Path)}[/]");
 
         var problems = new List<string>();
@@ -149,6 +151,7 @@ public static class LoadTestRun
                 Interrupted = interruption.Reason,
                 Machine = machine,
                 Pinning = pinned,
+                CpuIdle = idle.Description,
                 Services = services?.Description ?? "not started",
                 Database = services?.DatabaseSetup ?? (common.External is null ? "not started" : "unknown (external services)"),
                 HttpVersions = common.HttpVersions,

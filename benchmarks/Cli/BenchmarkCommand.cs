@@ -83,6 +83,7 @@ public static class BenchmarkCommand
         var results = RunFolder.Create("benchmarks", common.Results, started);
 
         using var interruption = new Interruption();
+        using var idle = CpuIdle.Hold(common.NoIdlePoll);
         ServiceSession session;
         try
         {
@@ -118,6 +119,7 @@ public static class BenchmarkCommand
                 Database = session.DatabaseSetup ?? "whatever the external services use",
                 Services = session.Description,
                 Pinning = pinning.Apply(),
+                CpuIdle = idle.Description,
                 HttpVersions = common.HttpVersions,
                 Conditions = session.Applied(common.Conditions),
                 CommandLine = ShellCommand.Of("benchmarks", args),
@@ -125,6 +127,7 @@ public static class BenchmarkCommand
             };
 
             Console.WriteLine($"Pinning: {run.Pinning}");
+            Console.WriteLine($"Idle cores: {run.CpuIdle}");
             Console.WriteLine($"Job: {run.Job}; {options.Design.Describe()}; seed {options.Seed}. Results: {results}");
             var measured = await new RoundRunner(options, arguments, session, suite, pinning.ClientMask, results, interruption).RunAsync();
             var restarts = measured.Restarts;

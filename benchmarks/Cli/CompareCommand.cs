@@ -39,6 +39,12 @@ public static class CompareCommand
                               "A winner that flips below is what these conditions change, not a failure to reproduce.");
         }
 
+        if (Idle(a.Run) is { } idleA && Idle(b.Run) is { } idleB && idleA != idleB)
+        {
+            // Halting cores move the cells between rounds more than polling ones do: the intervals differ, not the times (docs/methodology.md).
+            Console.WriteLine($"The runs' idle cores differ: {idleA} against {idleB} (A against B); the halting run's intervals are wider.");
+        }
+
         Console.WriteLine();
 
         var rows = resultsA.Rows().Intersect(resultsB.Rows()).ToList();
@@ -184,6 +190,14 @@ public static class CompareCommand
     }
 
     private static string Row(string scenario, Transport transport) => $"{scenario}, {Display.Of(transport)}";
+
+    /// <summary>Whether the run's idle cores polled or halted, or null for a run from before it was recorded.</summary>
+    private static string? Idle(BenchmarkRun run) => CpuIdle.Polled(run.CpuIdle) switch
+    {
+        true => "polling",
+        false => "halting",
+        null => null,
+    };
 
     private static string Describe(RunFile run, ResultSet results) =>
         $"{run.Run.Started:yyyy-MM-dd HH:mm}, {results.Rounds} round(s), {results.Cells.Count(c => c.Success)} cells, seed {run.Run.Seed}";

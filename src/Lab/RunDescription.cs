@@ -28,6 +28,9 @@ public record RunDescription
     /// <summary>Where the client and the services ran (<see cref="Lab.Pinning.Apply"/>).</summary>
     public required string Pinning { get; init; }
 
+    /// <summary>Whether idle cores polled or halted (<see cref="Lab.CpuIdle"/>); empty in the files of versions before it.</summary>
+    public string CpuIdle { get; init; } = "";
+
     public required string Services { get; init; }
 
     public required string Database { get; init; }
@@ -53,6 +56,7 @@ public record RunDescription
             .Add("Services", Services)
             .Add("Database", Database)
             .Add("Pinning", Pinning)
+            .Add("Idle cores", CpuIdle.Length > 0 ? CpuIdle : "not recorded (a run before idle polling)")
             .Add("HTTP versions", HttpVersions);
         foreach (var (name, value) in Conditions.Describe().Concat(specific))
         {

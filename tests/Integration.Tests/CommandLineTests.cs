@@ -19,6 +19,13 @@ public sealed class CommandLineTests
     }
 
     [Fact]
+    public void IdleCoresPollUnlessNoIdlePollIsGiven()
+    {
+        Assert.False(Read().NoIdlePoll);
+        Assert.True(Read("--no-idle-poll").NoIdlePoll);
+    }
+
+    [Fact]
     public void AConnectionStringAloneMeansPostgres()
     {
         var settings = Read("--connection-string", "Host=127.0.0.1;Database=x");

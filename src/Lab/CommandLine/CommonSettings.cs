@@ -33,6 +33,9 @@ public sealed record CommonSettings(
         : "REST and GraphQL: HTTP/1.1 on both transports, as the paper; gRPC: h2c (prior knowledge) over HTTP, h2 over HTTPS") +
         "; SignalR: a WebSocket (HTTP/1.1 upgrade) on both transports, with the JSON hub protocol (SignalR) and MessagePack (SignalR MessagePack)";
 
+    /// <summary>Idle cores halt as the system sets them instead of polling for the run (<see cref="CpuIdle"/>).</summary>
+    public bool NoIdlePoll { get; init; }
+
     /// <summary>Where this process and the services run (--no-pin, --server-cpus, --client-cpus).</summary>
     public Pinning Pinning => Pinning.Plan(NoPin, External is not null, ClientCpus, ServerCpus);
 }
