@@ -64,7 +64,7 @@ public sealed class CommonOptions
     public Option<bool> NoIdlePoll { get; } = new("--no-idle-poll")
     {
         Description = "Let idle cores halt as the system sets them: by default, on Linux as root, they poll for the run (/dev/cpu_dma_latency at 0 µs), " +
-                      "so waking a core does not add to every call",
+                      "so how fast a halted core wakes does not move the cells between rounds",
     };
 
     public Option<string?> ServerCpus { get; } = new("--server-cpus")
