@@ -115,7 +115,7 @@ public sealed class RoundRunner(
                 var looked = Look(design, rounds, open);
                 settled.UnionWith(looked.Where(l => l.Settled).Select(l => l.Row));
                 open = [.. looked.Where(l => design.MeasuresAgain(l.Rounds, l.Settled, l.CouldDecide)).Select(l => l.Row)];
-                onTheLine.UnionWith(looked.Where(l => !l.Settled && !l.CouldDecide && l.Rounds < design.Maximum).Select(l => l.Row));
+                onTheLine.UnionWith(looked.Where(l => design.StopsOnTheLine(l.Rounds, l.Settled, l.CouldDecide)).Select(l => l.Row));
                 Console.WriteLine($"After round {round}: {settled.Count} of {rows.Count} rows settled (every pair faster or level), " +
                                   (onTheLine.Count > 0 ? $"{onTheLine.Count} with undecided pairs too close to the 10 % line for more rounds to decide, " : "") +
                                   (open.Count > 0 ? $"{open.Count} measured again (up to round {design.Maximum})." : "none measured again."));

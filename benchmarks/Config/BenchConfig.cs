@@ -87,7 +87,7 @@ public static class BenchConfig
         // round a fresh ordering and, by default, freshly started services), not from many iterations in one.
         // No overhead stage: the operations take 60 µs – 100 ms, the empty call's few nanoseconds do not matter.
         // Three iterations, not five: a cell's round-to-round noise (7.5 % at five) is mostly not its iterations' (2.5 %),
-        // and a Payloads run with three took 19 % less time for 12 % more noise (docs/methodology.md, "Rounds").
+        // and a Payloads run with three took 19 % less time for 12 % more noise (docs/methodology.md, "Three iterations a round").
         JobKind.Default => new Job("Round")
             .WithWarmupCount(1)
             .WithIterationCount(3)

@@ -12,6 +12,9 @@ public sealed record RowRanking(Scenario Scenario, Transport Transport, Ranking 
 {
     public bool Named => Ranking.Winner is not null;
 
+    /// <summary>Whether <paramref name="design"/> stopped this row with undecided pairs too close to the 10 % line to decide (<see cref="RoundDesign.StopsOnTheLine"/>).</summary>
+    public bool OnTheLine(RoundDesign design) => Ranking.Tested && design.StopsOnTheLine(Rounds, Ranking.Settled, CouldDecide);
+
     public string Says => Ranking.Says;
 
     public override string ToString() => Ranking.ToString();

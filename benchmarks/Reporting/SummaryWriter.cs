@@ -46,7 +46,7 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
     private string Settled(RowRanking row) =>
         !row.Ranking.Tested ? row.Rounds.ToString(Invariant)
         : row.Ranking.Settled ? $"{row.Rounds}, settled"
-        : results.Design.Sequential && row.Rounds < results.Design.Maximum && !row.CouldDecide
+        : row.OnTheLine(results.Design)
             ? $"{row.Rounds}, {row.Ranking.Undecided.Count()} undecided (on the line)"
             : $"{row.Rounds}, {row.Ranking.Undecided.Count()} undecided";
 
@@ -561,7 +561,7 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
         var design = results.Design;
         var early = rows.Count(r => r.Ranking.Settled && r.Rounds <= design.Minimum);
         var settled = rows.Count(r => r.Ranking.Settled);
-        var onTheLine = rows.Count(r => !r.Ranking.Settled && r.Ranking.Tested && r.Rounds < design.Maximum && !r.CouldDecide);
+        var onTheLine = rows.Count(r => r.OnTheLine(design));
         return $"{line} Rows settled: {settled} of {rows.Count}, {early} after the first {design.Minimum} rounds; " +
                $"{rows.Count - settled} with undecided pairs" + (onTheLine > 0 ? $", {onTheLine} of them stopped with those pairs too close to the 10 % line to decide" : "") +
                $" (up to {rows.Where(r => !r.Ranking.Settled).Select(r => r.Rounds).DefaultIfEmpty(0).Max()} rounds).";

@@ -39,6 +39,12 @@ public sealed record RoundDesign(int Minimum, int Maximum)
         rounds < Minimum || (rounds < Maximum && !settled && couldDecide);
 
     /// <summary>
+    /// Whether a sequential design stopped a row before the maximum with undecided pairs, none of which more rounds could
+    /// decide (<see cref="CouldDecide"/>): the row is "on the line".
+    /// </summary>
+    public bool StopsOnTheLine(int rounds, bool settled, bool couldDecide) => Sequential && rounds < Maximum && !settled && !couldDecide;
+
+    /// <summary>
     /// Whether measuring an undecided pair's row up to the maximum could decide it if its ratio stayed where it is: the
     /// pair's interval at the maximum, as wide as the row's noise would make it then, would lie wholly beyond the 10 %
     /// line or wholly within it. A ratio closer to the line than that half-width stays undecided however the rounds fall,

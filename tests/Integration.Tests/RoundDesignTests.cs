@@ -103,6 +103,11 @@ public sealed class RoundDesignTests
         Assert.False(design.MeasuresAgain(3, settled: false, couldDecide: false));
         Assert.True(design.MeasuresAgain(2, settled: false, couldDecide: false));
         Assert.True(design.MeasuresAgain(3, settled: false, couldDecide: true));
+        // Stopped there, the row is "on the line"; a settled row, one stopped by the maximum or a fixed design's is not.
+        Assert.True(design.StopsOnTheLine(3, settled: false, couldDecide: false));
+        Assert.False(design.StopsOnTheLine(3, settled: true, couldDecide: false));
+        Assert.False(design.StopsOnTheLine(8, settled: false, couldDecide: false));
+        Assert.False(RoundDesign.Fixed(3).StopsOnTheLine(2, settled: false, couldDecide: false));
     }
 
     [Fact]
