@@ -26,8 +26,8 @@ public sealed record BenchOptions
     /// <summary>How many times the selection is measured and when a row stops; rankings come from the spread between rounds.</summary>
     public RoundDesign Design { get; init; } = RoundDesign.Fixed(1);
 
-    /// <summary>Restart the services before every this many rounds (0: never); not with --external.</summary>
-    public int RestartEvery { get; init; } = 1;
+    /// <summary>Restart the services before every this many rounds (0: never, the default); not with --external.</summary>
+    public int RestartEvery { get; init; }
 
     /// <summary>The seed of the rounds' shuffled orders; a run with the same seed measures in the same order.</summary>
     public int Seed { get; init; }
@@ -56,7 +56,7 @@ public sealed record BenchOptions
         var common = new CommonOptions();
         var job = new Option<JobKind>("--job", "-j")
         {
-            Description = "default: 3 or 4 rounds of 1 warm-up + 3 iterations of ~100 ms per cell, a fourth for rows with a pair it could decide; short: 2 such rounds, fixed; " +
+            Description = "default: 4 or 5 rounds of 1 warm-up + 3 iterations of ~100 ms per cell, a fifth for rows with a pair it could decide; short: 2 such rounds, fixed; " +
                           "medium, long: BenchmarkDotNet's presets, 3 rounds; dry: every cell once",
             HelpName = "default|short|medium|long|dry",
             DefaultValueFactory = _ => JobKind.Default,
@@ -87,9 +87,10 @@ public sealed record BenchOptions
         };
         var restartEvery = new Option<int>("--restart-every")
         {
-            Description = "Restart the services (and so their JIT state) before every N-th round; 0: never. Ignored with --external",
+            Description = "Restart the services (and so their JIT state) before every N-th round [default: 0, never: restarts moved no cell " +
+                          "more than the rounds without them, and their warm-ups cost a round's time]. Ignored with --external",
             HelpName = "N",
-            DefaultValueFactory = _ => 1,
+            DefaultValueFactory = _ => 0,
             CustomParser = CommonOptions.NonNegativeInt,
         };
         var seed = new Option<int?>("--seed")

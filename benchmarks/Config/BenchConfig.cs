@@ -83,26 +83,9 @@ public static class BenchConfig
 
     public static Job CreateJob(JobKind kind) => kind switch
     {
-        // One round of the default run: short, because the run's verdicts come from the spread between rounds (each
-        // round a fresh ordering and, by default, freshly started services), not from many iterations in one.
-        // No overhead stage: the operations take 60 µs – 100 ms, the empty call's few nanoseconds do not matter.
-        // Three iterations, not five: a cell's round-to-round noise (7.5 % at five) is mostly not its iterations' (2.5 %),
-        // and a Payloads run with three took 19 % less time for 12 % more noise (docs/methodology.md, "Three iterations a round").
-        JobKind.Default => new Job("Round")
-            .WithWarmupCount(1)
-            .WithIterationCount(3)
-            .WithIterationTime(TimeInterval.FromMilliseconds(100))
-            .WithEvaluateOverhead(false)
-            .WithUnrollFactor(1)
-            .WithLaunchCount(1),
+        JobKind.Default => Round("Round"),
         // The default job's round; the job differs in its rounds (BenchConfig.DefaultRounds).
-        JobKind.Short => new Job("ShortRound")
-            .WithWarmupCount(1)
-            .WithIterationCount(3)
-            .WithIterationTime(TimeInterval.FromMilliseconds(100))
-            .WithEvaluateOverhead(false)
-            .WithUnrollFactor(1)
-            .WithLaunchCount(1),
+        JobKind.Short => Round("ShortRound"),
         JobKind.Medium => new Job("MediumRun", Job.MediumRun).WithUnrollFactor(1),
         JobKind.Long => new Job("LongRun", Job.LongRun).WithUnrollFactor(1),
         // Every cell once: one invocation, no pilot, no warm-up beyond the connection warm-up in GlobalSetup.
@@ -114,6 +97,21 @@ public static class BenchConfig
             .WithInvocationCount(1)
             .WithUnrollFactor(1),
     };
+
+    /// <summary>
+    /// One round of the default and short jobs: short, because the run's verdicts come from the spread between rounds (each
+    /// round a fresh ordering), not from many iterations in one.
+    /// </summary>
+    private static Job Round(string id) => new Job(id)
+        // Three iterations, not five: a cell's round-to-round noise (7.5 % at five) is mostly not its iterations' (2.5 %),
+        // and a Payloads run with three took 19 % less time for 12 % more noise (docs/methodology.md, "Three iterations a round").
+        .WithWarmupCount(1)
+        .WithIterationCount(3)
+        .WithIterationTime(TimeInterval.FromMilliseconds(100))
+        // No overhead stage: the operations take 60 µs – 100 ms, the empty call's few nanoseconds do not matter.
+        .WithEvaluateOverhead(false)
+        .WithUnrollFactor(1)
+        .WithLaunchCount(1);
 
     /// <summary>
     /// Each cell's invocations per iteration from its median time per call in the round before (in the first round: in

@@ -20,7 +20,10 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
     public Table RankingTable()
     {
         var others = Display.Protocols.Where(p => p != Protocol.Rest).ToList();
-        var table = new Table(["Operation", "Transport", .. Display.Protocols.Select(Display.Of), .. others.Select(p => $"{Display.Of(p)} ÷ REST"), "Ranking", "Rounds"]);
+        var table = new Table(["Operation", "Transport", .. Display.Protocols.Select(Display.Of), .. others.Select(p => $"{Display.Of(p)} ÷ REST"), "Ranking", "Rounds"])
+        {
+            TrailingTextColumns = 2,
+        };
         foreach (var (scenario, transport) in results.Rows())
         {
             var ranking = results.RankingOf(scenario, transport);
@@ -59,7 +62,7 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
             return null;
         }
 
-        var table = new Table("Operation", "Transport", "Pair (slower ÷ faster [interval])", "Rounds") { TextColumns = 3 };
+        var table = new Table("Operation", "Transport", "Pair (slower ÷ faster [interval])", "Rounds") { TextColumns = 3, TrailingTextColumns = 1 };
         foreach (var row in rows)
         {
             foreach (var pair in row.Ranking.Undecided)
@@ -498,7 +501,7 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
             "so our absolute times are lower and the protocol overheads weigh relatively more.",
             "Design (docs/methodology.md, \"Rounds and verdicts\"): every cell of a row still open is measured once per round by " +
             "BenchmarkDotNet (its own reports are in the round folders); within a round the protocols of one row run back to back, rows " +
-            "and protocols in a shuffled order; the services are restarted between rounds so that each round meets new processes.",
+            "and protocols in a shuffled order; service restarts: " + run.Restarts + ".",
             "Authors created by \"Create author\" are deleted after each cell.",
             "Where the four services differ (everything else is the same code in Shared.Domain, the same validation and the same " +
             "single SQL query per read): GraphQL POSTs a query document on every call, so its requests are larger; GraphQL is served " +

@@ -15,8 +15,8 @@ namespace ProtocolBench.Lab;
 /// </remarks>
 public sealed record RoundDesign(int Minimum, int Maximum)
 {
-    /// <summary>The default job's rounds: every row three times, one with a pair more rounds could decide a fourth time.</summary>
-    public static readonly RoundDesign Default = new(3, 4);
+    /// <summary>The default job's rounds: every row four times, one with a pair more rounds could decide a fifth time.</summary>
+    public static readonly RoundDesign Default = new(4, 5);
 
     public static RoundDesign Fixed(int rounds) => new(rounds, rounds);
 
@@ -53,7 +53,7 @@ public sealed record RoundDesign(int Minimum, int Maximum)
     public bool CouldDecide(RatioInterval pair, RowNoise noise)
     {
         var line = Math.Log(1 + Verdict.PracticalDifference);
-        var half = Statistic.StudentQuantile((noise.Cells - 1) * (Maximum - 1), Confidence) * Math.Sqrt(2 * noise.Variance / Maximum);
+        var half = noise.HalfWidth(Maximum, noise.DegreesOfFreedomAt(Maximum), Confidence);
         return Math.Abs(Math.Abs(Math.Log(pair.Ratio)) - line) > half;
     }
 

@@ -46,8 +46,17 @@ public sealed record RowNoise(double Variance, int DegreesOfFreedom, int Cells, 
         }
 
         var mean = a.Zip(b, (x, y) => Math.Log(y / x)).Average();
-        var error = Math.Sqrt(2 * Variance / a.Count);
-        var half = error == 0 ? 0 : Statistic.StudentQuantile(DegreesOfFreedom, confidence) * error;
+        var half = HalfWidth(a.Count, DegreesOfFreedom, confidence);
         return new(Math.Exp(mean), Math.Exp(mean - half), Math.Exp(mean + half), a.Count, $"t over rounds, the row's noise ({Cells} cells, {DegreesOfFreedom} df)");
     }
+
+    /// <summary>The degrees of freedom this row's noise has at <paramref name="rounds"/> rounds: (k − 1)(n − 1).</summary>
+    public int DegreesOfFreedomAt(int rounds) => (Cells - 1) * (rounds - 1);
+
+    /// <summary>
+    /// Half the width of a pair's log-ratio interval over <paramref name="rounds"/> rounds at this noise: t × √(2 s² ÷ n),
+    /// t from <paramref name="degreesOfFreedom"/> at <paramref name="confidence"/>.
+    /// </summary>
+    public double HalfWidth(int rounds, int degreesOfFreedom, double confidence) =>
+        Variance == 0 ? 0 : Statistic.StudentQuantile(degreesOfFreedom, confidence) * Math.Sqrt(2 * Variance / rounds);
 }

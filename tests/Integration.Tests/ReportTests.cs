@@ -50,4 +50,18 @@ public sealed class ReportTests
         Assert.Equal("Search         1.20", text[1].TrimEnd());
         Assert.Equal("Create author  12.5", text[2].TrimEnd());
     }
+
+    [Fact]
+    public void TrailingTextColumnsAlignLeftInMarkdownHtmlAndText()
+    {
+        var table = new Table("Operation", "REST", "Ranking") { TrailingTextColumns = 1 }
+            .Add("Search", "1.20", "gRPC › REST 1.5×")
+            .Add("Create author", "12.5", "REST ≈ gRPC");
+
+        Assert.Contains("|---|---:|:---|", table.ToMarkdown());
+        Assert.Contains("<td style=\"text-align: left;\">REST ≈ gRPC</td>", new Report("Rankings").Add(table).ToHtml());
+        var text = table.ToText().Split('\n');
+        Assert.Equal("Search         1.20  gRPC › REST 1.5×", text[1]);
+        Assert.Equal("Create author  12.5  REST ≈ gRPC", text[2]);
+    }
 }
