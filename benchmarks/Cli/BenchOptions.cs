@@ -81,7 +81,7 @@ public sealed record BenchOptions
         };
         var maxRounds = new Option<int?>("--max-rounds")
         {
-            Description = $"Measure an undecided row at most this many times [default: {RoundDesign.Default.Maximum}]",
+            Description = $"Measure the rows the look after --min-rounds leaves open this many times, and read them there [default: {RoundDesign.Default.Maximum}]",
             HelpName = "N",
             CustomParser = result => CommonOptions.PositiveInt(result),
         };

@@ -154,39 +154,14 @@ public static class BenchmarkCommand
     private static int Report(MeasuredRounds measured, BenchOptions options, BenchmarkRun run, string results, ServiceSession session)
     {
         var checks = new RunChecks(session);
-        var reportFiles = new List<string>();
-        foreach (var summary in measured.Rounds.SelectMany(r => r.Summaries))
-        {
-            // One class per summary: reports are named after the class; with --join after the summary's title.
-            var types = summary.BenchmarksCases.Select(c => c.Descriptor.Type).Distinct().ToList();
-            var name = types.Count == 1 ? types[0].FullName : summary.Title;
-            foreach (var suffix in ReportCommand.ReportSuffixes)
-            {
-                var file = Path.Combine(summary.ResultsDirectoryPath, name + suffix);
-                if (File.Exists(file))
-                {
-                    reportFiles.Add(Path.GetRelativePath(results, file).Replace('\\', '/'));
-                }
-                else
-                {
-                    checks.Add($"missing report {file}");
-                }
-            }
-
-            if (summary.HasCriticalValidationErrors)
-            {
-                checks.Add($"{summary.Title}: {string.Join("; ", summary.ValidationErrors.Select(v => v.Message))}");
-            }
-        }
+        var reportFiles = measured.Rounds.SelectMany(r => r.ReportFiles).ToList();
+        measured.Rounds.SelectMany(r => r.Problems).ToList().ForEach(checks.Add);
 
         // A cell the interruption kept from running is not measured in that round, not failed.
-        var reports = measured.Rounds
-            .SelectMany(r => r.Summaries.SelectMany(s => s.Reports).Select(report => (r.Round, Report: report)))
-            .Where(x => !measured.Unreached.Contains(x.Report.BenchmarkCase))
-            .ToList();
-        var cells = Cells(reports.Where(x => Cell.HasProtocol(x.Report.BenchmarkCase)), measured.Wire);
-        var domainFloors = ByScenario(reports.Where(x => Cell.IsDomainFloor(x.Report.BenchmarkCase)), (scenario, rounds) => new DomainFloorResult(scenario, rounds));
-        var transfers = ByScenario(reports.Where(x => Cell.IsLoopbackTransfer(x.Report.BenchmarkCase)), (scenario, rounds) => new TransferResult(scenario, rounds));
+        var reached = measured.Rounds.SelectMany(r => r.Results).Where(r => !measured.Unreached.Contains(r.Case)).ToList();
+        var cells = Cells(reached.Where(r => Cell.HasProtocol(r.Case)), measured.Wire);
+        var domainFloors = ByScenario(reached.Where(r => Cell.IsDomainFloor(r.Case)), (scenario, rounds) => new DomainFloorResult(scenario, rounds));
+        var transfers = ByScenario(reached.Where(r => Cell.IsLoopbackTransfer(r.Case)), (scenario, rounds) => new TransferResult(scenario, rounds));
         var runFile = new RunFile(run, cells, domainFloors, transfers);
         runFile.Save(results);
         var digest = new SummaryWriter(runFile.Results, run).Write(results, reportFiles);
@@ -212,21 +187,21 @@ public static class BenchmarkCommand
         return checks.Conclude(cells.Count, domainFloors.Count, transfers.Count, run.Interrupted is not null);
     }
 
-    /// <summary>Each cell's reports of every round, joined by scenario, protocol and transport.</summary>
-    public static List<CellResult> Cells(IEnumerable<(int Round, BenchmarkReport Report)> reports, WireTally? wire) =>
-        reports
-            .GroupBy(x => (Cell.ScenarioOf(x.Report.BenchmarkCase), Cell.ProtocolOf(x.Report.BenchmarkCase), Cell.TransportOf(x.Report.BenchmarkCase)))
+    /// <summary>Each cell's results of every round, joined by scenario, protocol and transport.</summary>
+    public static List<CellResult> Cells(IEnumerable<(BenchmarkCase Case, RoundResult Result)> results, WireTally? wire) =>
+        results
+            .GroupBy(x => (Cell.ScenarioOf(x.Case), Cell.ProtocolOf(x.Case), Cell.TransportOf(x.Case)))
             .Select(g => new CellResult(
                 g.Key.Item1, g.Key.Item2, g.Key.Item3,
-                [.. g.Select(x => RoundResult.From(x.Round, x.Report)).OrderBy(r => r.Round)],
+                [.. g.Select(x => x.Result).OrderBy(r => r.Round)],
                 wire?.Find(g.Key.Item1, g.Key.Item2, g.Key.Item3)))
             .ToList();
 
-    /// <summary>Each domain floor's or loopback transfer's reports of every round, joined by scenario.</summary>
-    private static List<T> ByScenario<T>(IEnumerable<(int Round, BenchmarkReport Report)> reports, Func<Scenario, IReadOnlyList<RoundResult>, T> result) =>
-        reports
-            .GroupBy(x => Cell.ScenarioOf(x.Report.BenchmarkCase))
-            .Select(g => result(g.Key, [.. g.Select(x => RoundResult.From(x.Round, x.Report)).OrderBy(r => r.Round)]))
+    /// <summary>Each domain floor's or loopback transfer's results of every round, joined by scenario.</summary>
+    private static List<T> ByScenario<T>(IEnumerable<(BenchmarkCase Case, RoundResult Result)> results, Func<Scenario, IReadOnlyList<RoundResult>, T> result) =>
+        results
+            .GroupBy(x => Cell.ScenarioOf(x.Case))
+            .Select(g => result(g.Key, [.. g.Select(x => x.Result).OrderBy(r => r.Round)]))
             .ToList();
 
     private static IConfig InformationConfig() => ManualConfig.CreateEmpty().AddLogger(ConsoleLogger.Default);

@@ -1,12 +1,53 @@
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
+using ProtocolBench.Benchmarks.Reporting;
 using ProtocolBench.Benchmarks.Suite;
 
 namespace ProtocolBench.Benchmarks.Cli;
 
 /// <summary>
-/// What the rounds measured: BenchmarkDotNet's summaries per round, the bytes on the wire per cell, how long each restart
-/// took (s), and the cells an interruption kept from being measured (their reports are failures, not results).
+/// What the rounds measured: each round's results, the bytes on the wire per cell, how long each restart took (s), and
+/// the cells an interruption kept from being measured (their reports are failures, not results).
 /// </summary>
-public sealed record MeasuredRounds(
-    IReadOnlyList<(int Round, IReadOnlyList<Summary> Summaries)> Rounds, WireTally Wire, IReadOnlyList<double> Restarts, IReadOnlySet<BenchmarkCase> Unreached);
+public sealed record MeasuredRounds(IReadOnlyList<MeasuredRound> Rounds, WireTally Wire, IReadOnlyList<double> Restarts, IReadOnlySet<BenchmarkCase> Unreached);
+
+/// <summary>
+/// One round as the report reads it: each case's result, BenchmarkDotNet's report files (relative to the results
+/// folder) and what it found wrong with the round. Taken from the round's summaries as the round ends, so the summaries
+/// can go: each holds its round's emitted assembly, and keeping them made every forced collection of the later rounds
+/// slower (docs/methodology.md, "Where a round's time goes").
+/// </summary>
+public sealed record MeasuredRound(int Round, IReadOnlyList<(BenchmarkCase Case, RoundResult Result)> Results, IReadOnlyList<string> ReportFiles, IReadOnlyList<string> Problems)
+{
+    public static MeasuredRound From(int round, IEnumerable<Summary> summaries, string results)
+    {
+        var cases = new List<(BenchmarkCase, RoundResult)>();
+        var files = new List<string>();
+        var problems = new List<string>();
+        foreach (var summary in summaries)
+        {
+            cases.AddRange(summary.Reports.Select(report => (report.BenchmarkCase, RoundResult.From(round, report))));
+            // One class per summary: reports are named after the class; with --join after the summary's title.
+            var types = summary.BenchmarksCases.Select(c => c.Descriptor.Type).Distinct().ToList();
+            var name = types.Count == 1 ? types[0].FullName : summary.Title;
+            foreach (var file in ReportCommand.ReportSuffixes.Select(suffix => Path.Combine(summary.ResultsDirectoryPath, name + suffix)))
+            {
+                if (File.Exists(file))
+                {
+                    files.Add(Path.GetRelativePath(results, file).Replace('\\', '/'));
+                }
+                else
+                {
+                    problems.Add($"missing report {file}");
+                }
+            }
+
+            if (summary.HasCriticalValidationErrors)
+            {
+                problems.Add($"{summary.Title}: {string.Join("; ", summary.ValidationErrors.Select(v => v.Message))}");
+            }
+        }
+
+        return new MeasuredRound(round, cases, files, problems);
+    }
+}

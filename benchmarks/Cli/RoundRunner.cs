@@ -16,8 +16,8 @@ namespace ProtocolBench.Benchmarks.Cli;
 /// The rounds: before each, the services restarted when due and warmed up after every start; then BenchmarkDotNet
 /// over the rows still open in this round's shuffled order, each cell's iterations sized from its time per call in the
 /// round before. In a sequential design (<see cref="RoundDesign"/>) every row is measured the minimum number of times;
-/// after that, a look after each round closes the rows whose pairs are all decided, and the rest go on up to the
-/// maximum. A scenario's domain floor and loopback transfer are measured while any of its rows is. Stops early on
+/// then a look closes the rows whose pairs are all decided (or too close to the 10 % line for more rounds to decide),
+/// and the rest are measured up to the maximum. A scenario's domain floor and loopback transfer are measured while any of its rows is. Stops early on
 /// Ctrl+C, SIGTERM or a failed restart.
 /// </summary>
 public sealed class RoundRunner(
@@ -30,7 +30,7 @@ public sealed class RoundRunner(
         var design = options.Design;
         var progress = new ProgressReporter(suite.Wire, design, () => interruption.Requested);
         var random = new Random(options.Seed);
-        var rounds = new List<(int Round, IReadOnlyList<Summary> Summaries)>();
+        var rounds = new List<MeasuredRound>();
         var restarts = new List<double>();
         var selection = arguments.Select(BenchmarkCommand.SuiteTypes, RoundConfig(results, random, progress, allocations: true));
         var rows = selection.Where(Cell.HasProtocol).Select(c => (Cell.ScenarioOf(c), Cell.TransportOf(c))).ToHashSet();
@@ -98,19 +98,19 @@ public sealed class RoundRunner(
             var types = BenchmarkCommand.SuiteTypes.ToArray();
             random.Shuffle(types);
             var dropped = _cost.Dropped;
-            var summaries = RunRound(types, config, perCall, measures);
-            rounds.Add((round, summaries));
+            var measured = MeasuredRound.From(round, RunRound(types, config, perCall, measures), results);
+            rounds.Add(measured);
             if (_cost.Dropped > dropped)
             {
                 Console.WriteLine($"  server cost: {_cost.Dropped - dropped} cell(s) not read in round {round}: the service's meter collected after the next requests began");
             }
 
-            foreach (var report in summaries.SelectMany(s => s.Reports).Where(r => r.Success))
+            foreach (var (benchmarkCase, result) in measured.Results.Where(r => r.Result.Success))
             {
-                perCall[Cell.Id(report.BenchmarkCase)] = report.ResultStatistics!.Median;
+                perCall[Cell.Id(benchmarkCase)] = result.Median;
             }
 
-            if (design.Sequential && round >= design.Minimum && !interruption.Requested)
+            if (design.Sequential && round == design.Minimum && !interruption.Requested)
             {
                 var looked = Look(design, rounds, open);
                 settled.UnionWith(looked.Where(l => l.Settled).Select(l => l.Row));
@@ -118,7 +118,7 @@ public sealed class RoundRunner(
                 onTheLine.UnionWith(looked.Where(l => design.StopsOnTheLine(l.Rounds, l.Settled, l.CouldDecide)).Select(l => l.Row));
                 Console.WriteLine($"After round {round}: {settled.Count} of {rows.Count} rows settled (every pair faster or level), " +
                                   (onTheLine.Count > 0 ? $"{onTheLine.Count} with undecided pairs too close to the 10 % line for more rounds to decide, " : "") +
-                                  (open.Count > 0 ? $"{open.Count} measured again (up to round {design.Maximum})." : "none measured again."));
+                                  (open.Count > 0 ? $"{open.Count} measured to round {design.Maximum}." : "none measured again."));
             }
         }
 
@@ -132,16 +132,15 @@ public sealed class RoundRunner(
             : round <= options.Design.Minimum || open.Any(row => row.Item1 == Cell.ScenarioOf(c));
 
     /// <summary>
-    /// The look after a round: each open row's rounds so far, whether its ranking over them is settled (every pair
+    /// The look after the minimum: each open row's rounds so far, whether its ranking over them is settled (every pair
     /// decided), and whether more rounds could decide an undecided pair; the design measures again the rows that are not
     /// settled and could be (<see cref="RoundDesign.MeasuresAgain"/>). A row with
     /// fewer than two protocols measured has nothing to decide: it is closed, not settled.
     /// </summary>
     private static List<((Scenario, Transport) Row, int Rounds, bool Settled, bool CouldDecide)> Look(
-        RoundDesign design, IEnumerable<(int Round, IReadOnlyList<Summary> Summaries)> rounds, IEnumerable<(Scenario, Transport)> open)
+        RoundDesign design, IEnumerable<MeasuredRound> rounds, IEnumerable<(Scenario, Transport)> open)
     {
-        var reports = rounds.SelectMany(r => r.Summaries.SelectMany(s => s.Reports).Select(report => (r.Round, Report: report)));
-        var results = new ResultSet(BenchmarkCommand.Cells(reports.Where(x => Cell.HasProtocol(x.Report.BenchmarkCase)), null), [], [], design);
+        var results = new ResultSet(BenchmarkCommand.Cells(rounds.SelectMany(r => r.Results).Where(r => Cell.HasProtocol(r.Case)), null), [], [], design);
         return [.. open.Select(row => results.RankingOf(row.Item1, row.Item2) is { } ranking
             ? (row, ranking.Rounds, ranking.Ranking.Settled, ranking.CouldDecide)
             : (row, design.Maximum, false, false))];

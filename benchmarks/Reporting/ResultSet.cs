@@ -39,7 +39,8 @@ public sealed class ResultSet(
         select (scenario, transport);
 
     /// <summary>
-    /// b's time ÷ a's, paired round by round over the rounds both were measured in, with the design's interval: for two
+    /// b's time ÷ a's, paired round by round over the rounds both were measured in, with the design's interval at that many
+    /// rounds (<see cref="RoundDesign.ConfidenceAt"/>): for two
     /// cells of one row, one whose spread is the row's round-to-round noise (<see cref="RowNoise"/>); otherwise the pair's own.
     /// </summary>
     public RatioInterval Ratio(Timed a, Timed b)
@@ -47,7 +48,7 @@ public sealed class ResultSet(
         var (x, y) = Timed.Pairs(a, b);
         return a is CellResult one && b is CellResult other && (one.Scenario, one.Transport) == (other.Scenario, other.Transport) &&
                NoiseOf(one.Scenario, one.Transport) is { } noise
-            ? noise.Ratio(x, y, Design.Confidence)
+            ? noise.Ratio(x, y, Design.ConfidenceAt(x.Length))
             : Design.Paired(x, y);
     }
 
