@@ -17,8 +17,8 @@ namespace ProtocolBench.Benchmarks.Cli;
 /// over the rows still open in this round's shuffled order, each cell's iterations sized from its time per call in the
 /// round before. In a sequential design (<see cref="RoundDesign"/>) every row is measured the minimum number of times;
 /// then a look closes the rows whose pairs are all decided (or too close to the 10 % line for more rounds to decide),
-/// and the rest are measured up to the maximum. A scenario's domain floor and loopback transfer are measured while any of its rows is. Stops early on
-/// Ctrl+C, SIGTERM or a failed restart.
+/// and the rest are measured up to the maximum. A scenario's domain floor and loopback transfer are measured while any
+/// of its rows is. Stops early on Ctrl+C, SIGTERM or a failed restart.
 /// </summary>
 public sealed class RoundRunner(
     BenchOptions options, BenchmarkDotNetArguments arguments, ServiceSession session, SuiteRun suite, long? clientMask, string results, Interruption interruption)
