@@ -40,8 +40,8 @@ public sealed class ResultSet(
 
     /// <summary>
     /// b's time ÷ a's, paired round by round over the rounds both were measured in, with the design's interval at that many
-    /// rounds (<see cref="RoundDesign.ConfidenceAt"/>): for two
-    /// cells of one row, one whose spread is the row's round-to-round noise (<see cref="RowNoise"/>); otherwise the pair's own.
+    /// rounds (<see cref="RoundDesign.ConfidenceAt"/>): for two cells of one row, one whose spread is the row's
+    /// round-to-round noise (<see cref="RowNoise"/>); otherwise the pair's own.
     /// </summary>
     public RatioInterval Ratio(Timed a, Timed b)
     {
