@@ -207,15 +207,15 @@ public sealed record BenchOptions
         }
     }
 
-    private const string Description =
-        """
+    private static readonly string Description =
+        $"""
         ProtocolBench benchmarks: REST, gRPC, GraphQL and SignalR over HTTP and HTTPS, measured with BenchmarkDotNet.
 
           dotnet run -c Release --project benchmarks [-- options]
 
         With no options it makes the HTTPS certificate if missing, starts the four services (Release, SQLite), measures
-        every scenario on every protocol and transport (the default job: 3 rounds, and a fourth of the rows with a pair it
-        could still decide; 24 minutes on 2 cores), writes the reports
+        every scenario on every protocol and transport (the default job: {RoundDesign.Default.Minimum} rounds, and up to {RoundDesign.Default.Maximum} for the rows with a
+        pair still open; about 23 minutes on 2 cores), writes the reports
         (summary.html, summary.md and BenchmarkDotNet's own per class, in the results folder) and stops the services.
 
         Any option not listed here goes to BenchmarkDotNet: --filter '*Payloads*' or '*int-max*' (classes Floor,
