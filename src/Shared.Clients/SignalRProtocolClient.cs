@@ -230,8 +230,8 @@ public sealed class SignalRProtocolClient : IProtocolClient
 /// <summary>
 /// Reads the code back out of a hub error. SignalR delivers only a message, prefixed with its own words
 /// ("An unexpected error occurred invoking 'GetInts' on the server. HubException: INVALID_ARGUMENT count: ..."); the
-/// service puts the code and the field first. A binding failure (a value of the wrong type, a missing argument) is an
-/// invalid argument, as on the other protocols; an unknown method is UNIMPLEMENTED, as on gRPC; anything else INTERNAL.
+/// service puts the code and the field first, also for arguments that do not bind (INVALID_ARGUMENT, as on the other
+/// protocols) and an unknown method (UNIMPLEMENTED, as on gRPC). Anything else is INTERNAL.
 /// </summary>
 public static class HubErrorMessage
 {
@@ -253,11 +253,6 @@ public static class HubErrorMessage
             }
         }
 
-        var binding = message.Contains("Error binding arguments", StringComparison.Ordinal)
-                      || message.Contains("argument(s) but target expects", StringComparison.Ordinal);
-        var neutral = binding ? "INVALID_ARGUMENT"
-            : message.EndsWith("HubException: Method does not exist.", StringComparison.Ordinal) ? "UNIMPLEMENTED"
-            : "INTERNAL";
-        return new ProtocolClientException(neutral, message, $"SignalR {neutral}", e);
+        return new ProtocolClientException("INTERNAL", message, "SignalR INTERNAL", e);
     }
 }

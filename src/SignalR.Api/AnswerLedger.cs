@@ -48,19 +48,27 @@ internal sealed class AnswerLedger : IDisposable
         return ledger;
     }
 
-    /// <summary><paramref name="answer"/>, returned by the hub method, holds <paramref name="reservation"/> until it has been sent.</summary>
+    /// <summary>
+    /// <paramref name="answer"/>, returned by the hub method, holds <paramref name="reservation"/> until it has been sent. An
+    /// answer still expected is replaced: it was never written, and never will be.
+    /// </summary>
     public void Expect(object answer, ResponseBudget.Reservation reservation)
     {
+        ResponseBudget.Reservation? replaced;
         lock (_lock)
         {
             if (_disposed)
             {
-                reservation.Dispose();
-                return;
+                replaced = reservation;
             }
-
-            _expected = (answer, reservation);
+            else
+            {
+                replaced = _expected?.Reservation;
+                _expected = (answer, reservation);
+            }
         }
+
+        replaced?.Dispose();
     }
 
     /// <summary>A message has been written, the hub's bytes now <paramref name="written"/>: when it is the expected answer, says how far the connection must send.</summary>
@@ -80,28 +88,29 @@ internal sealed class AnswerLedger : IDisposable
     }
 
     /// <summary>
-    /// Returns the reservations of the answers already written. Called when the connection's next invocation starts: SignalR
-    /// starts it only once the previous answer's write has completed, so all but Kestrel's own buffers of it have been sent.
+    /// Returns the reservations of the answers before this one. Called when the connection's next invocation starts: SignalR
+    /// starts it only once the previous answer's write has completed, so all but Kestrel's own buffers of it have been sent,
+    /// and an answer still expected then was never written (its completion failed) and never will be.
     /// </summary>
-    public void ReleaseWritten() => Release(all: false);
+    public void ReleaseWritten() => Release(ending: false);
 
     /// <summary>The connection has ended: everything it held goes back.</summary>
-    public void Dispose() => Release(all: true);
+    public void Dispose() => Release(ending: true);
 
-    private void Release(bool all)
+    private void Release(bool ending)
     {
         List<ResponseBudget.Reservation> released;
         lock (_lock)
         {
-            _disposed |= all;
-            if (_written.Count == 0 && (!all || _expected is null))
+            _disposed |= ending;
+            if (_written.Count == 0 && _expected is null)
             {
                 return;
             }
 
             released = [.. _written];
             _written.Clear();
-            if (all && _expected is { } expected)
+            if (_expected is { } expected)
             {
                 released.Add(expected.Reservation);
                 _expected = null;

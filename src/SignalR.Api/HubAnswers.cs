@@ -11,7 +11,8 @@ namespace ProtocolBench.SignalR.Api;
 /// method runs (the same sizes as on the other services), a list of authors is charged its real size once built, and the
 /// reservation is held until the answer has been sent (<see cref="AnswerLedger"/>). Without it, a hundred WebSockets that
 /// ask for the PDF and never read hold a hundred answers. StreamPdf needs none: it writes 64 KiB chunks of the file
-/// and waits for each, as gRPC's does.
+/// and waits for each, as gRPC's does. An invocation sent without an invocation id gets no answer: its reservation ends
+/// with its method, since the answer is built all the same.
 /// </summary>
 internal sealed class HubAnswers(ResponseBudget budget, PayloadFiles files) : IHubFilter
 {
@@ -39,6 +40,7 @@ internal sealed class HubAnswers(ResponseBudget budget, PayloadFiles files) : IH
             return await next(invocation);
         }
 
+        var unanswered = CountedHubProtocol.IsUnanswered;
         // SignalR runs a connection's invocations one at a time, each after the answer before it has been written.
         ledger.ReleaseWritten();
         var reservation = await budget.ReserveAsync(ledger.Upgrade, size, invocation.Context.ConnectionAborted);
@@ -60,7 +62,7 @@ internal sealed class HubAnswers(ResponseBudget budget, PayloadFiles files) : IH
 
         if (reservation is not null)
         {
-            if (answer is null)
+            if (answer is null || unanswered)
             {
                 reservation.Dispose();
             }

@@ -12,6 +12,10 @@ internal sealed class HubErrors(ILogger<HubErrors> logger) : IHubFilter
 {
     public const string Internal = "INTERNAL";
 
+    public const string InvalidArgument = "INVALID_ARGUMENT";
+
+    public const string Unimplemented = "UNIMPLEMENTED";
+
     public async ValueTask<object?> InvokeMethodAsync(HubInvocationContext invocation, Func<HubInvocationContext, ValueTask<object?>> next)
     {
         try

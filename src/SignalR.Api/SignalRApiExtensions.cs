@@ -17,9 +17,9 @@ public static class SignalRApiExtensions
             {
                 // A hub message is a request: the same 1 MiB as a request body on the other services.
                 o.MaximumReceiveMessageSize = Limits.RequestBodyMaxBytes;
-                // Detailed, so that a value of the wrong type or a missing argument says so ("Error binding arguments") rather
-                // than "an error on the server"; a hub method's own failures never carry details (HubErrors).
-                o.EnableDetailedErrors = true;
+                // No exception's type or text reaches a client: a hub method's failures are led by their code (HubErrors), and
+                // so are arguments that do not bind (CountedHubProtocol); what else SignalR answers is its own plain text.
+                o.EnableDetailedErrors = false;
                 o.AddFilter<HubErrors>();
                 o.AddFilter<HubAnswers>();
             })

@@ -1,0 +1,146 @@
+using System.Text;
+using ProtocolBench.Integration.Tests.Infrastructure;
+using ProtocolBench.Shared.Clients;
+
+namespace ProtocolBench.Integration.Tests;
+
+/// <summary>
+/// Fault table rows 79–84: legal and hostile hub messages from clients nobody wrote for this hub, sent as raw WebSocket
+/// frames. Each test checks the answer, the time a normal client then takes, the service's memory 10 s later, and that no
+/// data changed and nothing was logged at Error.
+/// </summary>
+[Collection(SqliteCollection.Name)]
+public sealed class HubHardeningTests(SqliteServices fixture)
+{
+    private static CancellationToken Token => TestContext.Current.CancellationToken;
+
+    private Lab.Services.ServiceProcess Service => fixture.Services.Processes.Single(p => p.Spec.Protocol == Protocol.SignalR);
+
+    private Uri Hub => RawHub.Address(fixture.Addresses.BaseUri(Protocol.SignalR, Transport.Http));
+
+    /// <summary>
+    /// Row 79: invocations without an invocation id (fire-and-forget, as a client's <c>SendAsync</c> sends them) still reserve
+    /// their answer, which is never written. They reserved it until the connection's next answer replaced it, and a
+    /// replaced reservation was never returned: 14 such calls for the PDF spent the budget, and every client's
+    /// <c>GetPdf</c> waited its whole deadline, after the connections had closed too. Now the reservation ends with the
+    /// method: 20 connections × 5 such calls, held open, leave the PDF as fast as it was.
+    /// </summary>
+    [Fact]
+    public async Task InvocationsWithoutAnIdLeaveNoBudgetReserved()
+    {
+        var client = fixture.Client(Protocol.SignalR, Transport.Http);
+        var unloaded = await CallTiming.MedianSecondsAsync(() => client.GetPdfAsync(Token));
+        var rows = await fixture.CountRowsAsync();
+        var before = PeakMemory.ResidentMiB(Service);
+
+        var senders = new List<RawHub>();
+        double held;
+        try
+        {
+            for (var i = 0; i < 20; i++)
+            {
+                var sender = await RawHub.OpenAsync(Hub, "json", Token);
+                senders.Add(sender);
+                for (var call = 0; call < 5; call++)
+                {
+                    await sender.SendJsonAsync("{\"type\":1,\"target\":\"GetPdf\",\"arguments\":[]}", Token);
+                }
+            }
+
+            // The hub runs each connection's calls one after another: give the 100 calls time to have run.
+            await Task.Delay(TimeSpan.FromSeconds(3), Token);
+            held = await CallTiming.MedianSecondsAsync(async () => Assert.Equal(Expected.Pdf, await client.GetPdfAsync(Token)));
+        }
+        finally
+        {
+            senders.ForEach(s => s.Dispose());
+        }
+
+        await Task.Delay(TimeSpan.FromSeconds(10), Token);
+        var closed = await CallTiming.MedianSecondsAsync(async () => Assert.Equal(Expected.Pdf, await client.GetPdfAsync(Token)));
+        var after = PeakMemory.ResidentMiB(Service);
+        TestContext.Current.TestOutputHelper?.WriteLine(
+            $"The PDF in {unloaded:F3} s unloaded, {held:F3} s beside 100 fire-and-forget calls on 20 open connections, {closed:F3} s after they closed; {before} → {after} MiB resident");
+        Assert.True(held <= unloaded + 1, $"{held:F2} s for the PDF beside the fire-and-forget calls, {unloaded:F3} s unloaded.");
+        Assert.True(closed <= unloaded + 1, $"{closed:F2} s for the PDF after the senders closed, {unloaded:F3} s unloaded.");
+        Assert.True(after - before <= PeakMemory.BackWithinMiB, $"{after} MiB resident 10 s after the senders closed, {before} MiB before.");
+        Assert.Equal(rows, await fixture.CountRowsAsync());
+        AssertServingAndNoErrorLogged();
+    }
+
+    /// <summary>
+    /// Row 80: a whole message of a type this version does not know, which the hub protocol skips (its spec says to ignore
+    /// one). SignalR's receive loop, with a message size limit set, then waited for more bytes without moving past it, so
+    /// the connection's next invocation was never answered; now a skipped message is a no-op, on both hub protocols.
+    /// </summary>
+    [Fact]
+    public async Task AnUnknownMessageTypeIsIgnoredAndTheConnectionGoesOn()
+    {
+        using (var json = await RawHub.OpenAsync(Hub, "json", Token))
+        {
+            await json.SendJsonAsync("{\"type\":99,\"future\":true}", Token);
+            await json.SendJsonAsync("{\"type\":1,\"invocationId\":\"7\",\"target\":\"GetIntMax\",\"arguments\":[]}", Token);
+            var answer = await json.AnswerAsync("7", TimeSpan.FromSeconds(5), Token);
+            Assert.True(answer is not null, "No answer within 5 s to the invocation after the unknown message (JSON).");
+            Assert.Contains("\"result\":2147483647", answer);
+        }
+
+        using (var messagePack = await RawHub.OpenAsync(Hub, "messagepack", Token))
+        {
+            // [99]: an array whose first element, the type, is unknown. Then [1, {}, "7", "GetIntMax", []], an invocation.
+            await messagePack.SendMessagePackAsync([0x91, 99], Token);
+            await messagePack.SendMessagePackAsync([0x95, 0x01, 0x80, 0xA1, (byte)'7', 0xA9, .. "GetIntMax"u8, 0x90], Token);
+            // Its completion: [3, {}, "7", 3 (a result), 2147483647].
+            Assert.True(
+                await messagePack.ReceivedAsync([0x95, 0x03, 0x80, 0xA1, (byte)'7', 0x03], TimeSpan.FromSeconds(5), Token),
+                "No answer within 5 s to the invocation after the unknown message (MessagePack).");
+        }
+
+        AssertServingAndNoErrorLogged();
+    }
+
+    /// <summary>
+    /// Row 81: what the hub sends a client whose handshake or message does not parse, the handshake's refusal and the close
+    /// message, names no exception type and quotes no parser (with detailed errors on it sent "JsonReaderException: 'h' is an
+    /// invalid start of a value…"); arguments that do not bind are led by their code (SignalRServiceTests).
+    /// </summary>
+    [Theory]
+    [InlineData("{\"protocol\":\"json\",\"version\":1}\u001ehello\u001e")]
+    [InlineData("{\"protocol\":\"json\",\"version\":1}\u001e{\"type\":1,\"invocationId\":\"1\",\"target\":\"GetInts\",\"arguments\":[}\u001e")]
+    [InlineData("{\"protocol\":\"json\",\"version\":h}\u001e")]
+    [InlineData("{\"protocol\":\"xml\",\"version\":1}\u001e")]
+    public async Task WhatDoesNotParseIsRefusedWithoutExceptionDetail(string sent)
+    {
+        using var socket = new System.Net.WebSockets.ClientWebSocket();
+        await socket.ConnectAsync(Hub, Token);
+        await socket.SendAsync(Encoding.UTF8.GetBytes(sent), System.Net.WebSockets.WebSocketMessageType.Text, true, Token);
+
+        var received = new StringBuilder();
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(Token);
+        timeout.CancelAfter(TimeSpan.FromSeconds(10));
+        var buffer = new byte[4096];
+        while (true)
+        {
+            var read = await socket.ReceiveAsync(buffer, timeout.Token);
+            if (read.MessageType == System.Net.WebSockets.WebSocketMessageType.Close)
+            {
+                break;
+            }
+
+            received.Append(Encoding.UTF8.GetString(buffer, 0, read.Count));
+        }
+
+        TestContext.Current.TestOutputHelper?.WriteLine($"{sent} → {received}");
+        Assert.Contains("\"error\":", received.ToString());
+        Assert.DoesNotContain("Exception", received.ToString());
+        Assert.DoesNotContain("invalid start", received.ToString());
+        AssertServingAndNoErrorLogged();
+    }
+
+    private void AssertServingAndNoErrorLogged()
+    {
+        Assert.False(Service.HasExited);
+        Assert.DoesNotContain("fail:", Service.Tail());
+        Assert.DoesNotContain("crit:", Service.Tail());
+    }
+}

@@ -1,0 +1,97 @@
+using System.Net.WebSockets;
+using System.Text;
+
+namespace ProtocolBench.Integration.Tests.Infrastructure;
+
+/// <summary>
+/// A WebSocket to the SignalR hub that speaks the hub protocol's frames itself, as a client the project did not write
+/// may: the handshake, then whatever messages a test sends, JSON (each ends with the record separator 0x1e) or
+/// MessagePack (each after its length as a varint).
+/// </summary>
+public sealed class RawHub : IDisposable
+{
+    public const char RecordSeparator = '\u001e';
+
+    private readonly MemoryStream _received = new();
+
+    private RawHub(ClientWebSocket socket) => Socket = socket;
+
+    public ClientWebSocket Socket { get; }
+
+    /// <summary>Connects to the hub at <paramref name="hub"/> (ws:// or wss://) and completes the handshake for <paramref name="protocol"/>.</summary>
+    public static async Task<RawHub> OpenAsync(Uri hub, string protocol, CancellationToken cancellationToken, HttpMessageInvoker? invoker = null)
+    {
+        var socket = new ClientWebSocket();
+        try
+        {
+            await socket.ConnectAsync(hub, invoker, cancellationToken);
+            await socket.SendAsync(Encoding.UTF8.GetBytes($"{{\"protocol\":\"{protocol}\",\"version\":1}}{RecordSeparator}"), WebSocketMessageType.Text, true, cancellationToken);
+        }
+        catch
+        {
+            socket.Dispose();
+            throw;
+        }
+
+        return new RawHub(socket);
+    }
+
+    /// <summary>The hub's address for <paramref name="baseUri"/>, the SignalR service's http(s) address.</summary>
+    public static Uri Address(Uri baseUri) => new UriBuilder(baseUri) { Scheme = baseUri.Scheme == "https" ? "wss" : "ws", Path = "hub" }.Uri;
+
+    /// <summary>Sends one JSON hub message (the record separator is added).</summary>
+    public Task SendJsonAsync(string message, CancellationToken cancellationToken) =>
+        Socket.SendAsync(Encoding.UTF8.GetBytes(message + RecordSeparator), WebSocketMessageType.Text, true, cancellationToken);
+
+    /// <summary>Sends one MessagePack hub message (its length prefix is added; every test message is under 128 bytes).</summary>
+    public Task SendMessagePackAsync(byte[] message, CancellationToken cancellationToken)
+    {
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(message.Length, 127);
+        return Socket.SendAsync((byte[])[(byte)message.Length, .. message], WebSocketMessageType.Binary, true, cancellationToken);
+    }
+
+    /// <summary>Reads until what has arrived holds <paramref name="expected"/>; false when it has not within <paramref name="within"/>.</summary>
+    public async Task<bool> ReceivedAsync(byte[] expected, TimeSpan within, CancellationToken cancellationToken)
+    {
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        timeout.CancelAfter(within);
+        var buffer = new byte[16 * 1024];
+        while (_received.GetBuffer().AsSpan(0, (int)_received.Length).IndexOf(expected) < 0)
+        {
+            try
+            {
+                var read = await Socket.ReceiveAsync(buffer, timeout.Token);
+                if (read.MessageType == WebSocketMessageType.Close)
+                {
+                    return false;
+                }
+
+                _received.Write(buffer, 0, read.Count);
+            }
+            catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    /// <summary>The JSON hub message that answers invocation <paramref name="id"/>, or null when none came within <paramref name="within"/>.</summary>
+    public async Task<string?> AnswerAsync(string id, TimeSpan within, CancellationToken cancellationToken)
+    {
+        var marker = $"\"invocationId\":\"{id}\"";
+        if (!await ReceivedAsync(Encoding.UTF8.GetBytes(marker), within, cancellationToken))
+        {
+            return null;
+        }
+
+        return Encoding.UTF8.GetString(_received.GetBuffer(), 0, (int)_received.Length).Split(RecordSeparator).First(m => m.Contains(marker));
+    }
+
+    public void Dispose()
+    {
+        Socket.Abort();
+        Socket.Dispose();
+    }
+}
