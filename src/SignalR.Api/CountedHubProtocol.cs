@@ -66,7 +66,7 @@ internal sealed class CountedHubProtocol(IHubProtocol inner) : IHubProtocol
         failure.SourceException is HubException
             // The binder's one refusal of its own: no method of that name.
             ? HubErrors.Message(HubErrors.Unimplemented, "method", "The hub has no method of this name.")
-            : HubErrors.Message(HubErrors.InvalidArgument, "arguments", "They do not match the method's parameters: their number, or a value's type or range.")));
+            : HubErrors.Message(HubErrors.InvalidArgument, "arguments", "They do not bind to the method's parameters: their number, a value's type or range, or text that is not UTF-8.")));
 
     public ReadOnlyMemory<byte> GetMessageBytes(HubMessage message) => inner.GetMessageBytes(message);
 

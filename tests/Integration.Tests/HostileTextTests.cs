@@ -10,7 +10,7 @@ using ProtocolBench.Shared.Domain;
 namespace ProtocolBench.Integration.Tests;
 
 /// <summary>
-/// Hostile text, and what a request is charged for it (fault table rows 63 to 67): one rule for a name given twice, for
+/// Hostile text, and what a request is charged for it (fault table rows 63 to 67, and 82 for the hub): one rule for a name given twice, for
 /// bytes that are not UTF-8 and for a number too long to be one, on every protocol and every way text arrives; answers no
 /// larger than what they were charged; and a client that breaks off is not a server error.
 /// </summary>
@@ -88,6 +88,25 @@ public sealed class HostileTextTests(SqliteServices fixture)
         await AssertInvalidAsync(await PostJsonAsync(http, graphql, query));
         byte[] create = [0x0A, (byte)(bytes.Length + 1), (byte)'a', .. bytes, 0x12, 0x02, (byte)'P', (byte)'L'];
         Assert.Equal("3", (await GrpcCalls.CallAsync(fixture, "protocolbench.v1.Authors/Create", create, Token)).Status);
+
+        // In a hub message's arguments (CreateAuthor's name, fault table row 82): JSON in a binary frame (a text frame that
+        // is not UTF-8 is refused by the WebSocket itself, which closes with 1007), and MessagePack, which stored U+FFFD.
+        var hub = RawHub.Address(fixture.Addresses.BaseUri(Protocol.SignalR, Transport.Http));
+        using (var jsonHub = await RawHub.OpenAsync(hub, "json", Token))
+        {
+            await jsonHub.SendJsonAsync([.. "{\"type\":1,\"invocationId\":\"1\",\"target\":\"CreateAuthor\",\"arguments\":[\"a"u8, .. bytes, .. "a\",\"PL\"]}"u8], Token);
+            Assert.Contains("HubException: INVALID_ARGUMENT arguments: ", await jsonHub.AnswerAsync("1", TimeSpan.FromSeconds(10), Token));
+        }
+
+        using (var messagePackHub = await RawHub.OpenAsync(hub, "messagepack", Token))
+        {
+            // [1, {}, "1", "CreateAuthor", ["a…a", "PL"]]
+            byte[] name = [(byte)'a', .. bytes, (byte)'a'];
+            await messagePackHub.SendMessagePackAsync([0x95, 0x01, 0x80, 0xA1, (byte)'1', 0xAC, .. "CreateAuthor"u8, 0x92, (byte)(0xA0 | name.Length), .. name, 0xA2, .. "PL"u8], Token);
+            Assert.True(
+                await messagePackHub.ReceivedAsync("HubException: INVALID_ARGUMENT arguments: "u8.ToArray(), TimeSpan.FromSeconds(10), Token),
+                "MessagePack took a name that is not UTF-8.");
+        }
 
         // The same text sent as UTF-8 is taken.
         using var valid = await http.GetAsync(new Uri(rest, "/api/payloads/clone?text=%C3%A9&count=2"), Token);

@@ -43,6 +43,10 @@ public sealed class RawHub : IDisposable
     public Task SendJsonAsync(string message, CancellationToken cancellationToken) =>
         Socket.SendAsync(Encoding.UTF8.GetBytes(message + RecordSeparator), WebSocketMessageType.Text, true, cancellationToken);
 
+    /// <summary>Sends one JSON hub message given as bytes (the record separator is added) in a binary frame, as a client may.</summary>
+    public Task SendJsonAsync(byte[] message, CancellationToken cancellationToken) =>
+        Socket.SendAsync((byte[])[.. message, (byte)RecordSeparator], WebSocketMessageType.Binary, true, cancellationToken);
+
     /// <summary>Sends one MessagePack hub message (its length prefix is added; every test message is under 128 bytes).</summary>
     public Task SendMessagePackAsync(byte[] message, CancellationToken cancellationToken)
     {
