@@ -15,9 +15,12 @@ namespace ProtocolBench.Shared.Hosting;
 /// It listens only when Endpoints:SenderPort is set (the benchmark command asks the REST service for it), on the
 /// service's address, and the ready line announces its port.
 /// Written by hand: it is the absence of a protocol, which no library offers.
-/// Bounded like the service's other endpoints: a few connections at a time (more are closed at once), an idle
-/// connection closed after Kestrel's keep-alive timeout, a send that outlasts the request timeout ends its connection,
-/// and any other byte closes it.
+/// Bounded like the service's other endpoints: a few connections at a time, a send that outlasts the request timeout
+/// ends its connection, any other byte closes it, and an idle connection is closed after Kestrel's keep-alive timeout.
+/// A place goes to a connection that uses it: when all are taken, one that arrives takes the place of the connection
+/// that has done nothing the longest (asked for nothing, or sent nothing of its file), once that one has done nothing for
+/// <see cref="IdleGrace"/>; only while all are busy is it closed at once. (Eight idle connections, or eight that asked for
+/// the PDF and never read, kept every other client off it for the keep-alive time.)
 /// </summary>
 public sealed class LoopbackSender(PayloadFiles files, IOptions<EndpointOptions> endpoints, IConfiguration configuration) : IHostedService
 {
@@ -25,8 +28,18 @@ public sealed class LoopbackSender(PayloadFiles files, IOptions<EndpointOptions>
     public const byte PdfFile = (byte)'p';
     private const int MaxConnections = 8;
 
+    /// <summary>
+    /// The pieces a file is sent in, each counted as the connection's progress: a few per file, so that sending one costs
+    /// no more calls than a whole file would take from the kernel's buffers anyway.
+    /// </summary>
+    private const int PieceBytes = 1024 * 1024;
+
+    /// <summary>How long a connection may do nothing before one that arrives may take its place.</summary>
+    public static readonly TimeSpan IdleGrace = TimeSpan.FromSeconds(1);
+
     private readonly CancellationTokenSource _stopping = new();
-    private readonly SemaphoreSlim _connections = new(MaxConnections);
+    private readonly Lock _lock = new();
+    private readonly List<Place> _places = [];
     private Socket? _listener;
     private Task _accepting = Task.CompletedTask;
 
@@ -85,18 +98,46 @@ public sealed class LoopbackSender(PayloadFiles files, IOptions<EndpointOptions>
                 continue;
             }
 
-            if (!_connections.Wait(0))
+            if (Admit(connection) is not { } place)
             {
                 connection.Dispose();
                 continue;
             }
 
-            _ = ServeAsync(connection, stopping);
+            _ = ServeAsync(place, stopping);
         }
     }
 
-    private async Task ServeAsync(Socket connection, CancellationToken stopping)
+    /// <summary>A place for <paramref name="connection"/>: a free one, or the idlest connection's once it has been idle long enough; null while all are busy.</summary>
+    private Place? Admit(Socket connection)
     {
+        Place? idlest = null;
+        Place admitted;
+        lock (_lock)
+        {
+            if (_places.Count >= MaxConnections)
+            {
+                idlest = _places.MinBy(p => p.ActiveAt)!;
+                if (Environment.TickCount64 - idlest.ActiveAt < IdleGrace.TotalMilliseconds)
+                {
+                    return null;
+                }
+
+                _places.Remove(idlest);
+            }
+
+            admitted = new Place(connection);
+            _places.Add(admitted);
+        }
+
+        // Its receive or send fails at once, and its own loop ends.
+        idlest?.Connection.Dispose();
+        return admitted;
+    }
+
+    private async Task ServeAsync(Place place, CancellationToken stopping)
+    {
+        var connection = place.Connection;
         var sendTimeout = ServiceDefaults.RequestTimeout(configuration);
         try
         {
@@ -110,6 +151,8 @@ public sealed class LoopbackSender(PayloadFiles files, IOptions<EndpointOptions>
                 {
                     return;
                 }
+
+                place.Active();
 
                 var file = request[0] switch
                 {
@@ -126,18 +169,36 @@ public sealed class LoopbackSender(PayloadFiles files, IOptions<EndpointOptions>
                 send.CancelAfter(sendTimeout);
                 for (var sent = 0; sent < file.Length;)
                 {
-                    sent += await connection.SendAsync(file.AsMemory(sent), SocketFlags.None, send.Token);
+                    sent += await connection.SendAsync(file.AsMemory(sent, Math.Min(PieceBytes, file.Length - sent)), SocketFlags.None, send.Token);
+                    place.Active();
                 }
             }
         }
-        catch (Exception e) when (e is OperationCanceledException or SocketException or DomainException)
+        catch (Exception e) when (e is OperationCanceledException or SocketException or ObjectDisposedException or DomainException)
         {
-            // The client went, was idle or too slow, or the files are not available: its connection ends, nothing else.
+            // The client went, was idle or too slow, gave its place to another, or the files are not available: its
+            // connection ends, nothing else.
         }
         finally
         {
+            lock (_lock)
+            {
+                _places.Remove(place);
+            }
+
             connection.Dispose();
-            _connections.Release();
         }
+    }
+
+    /// <summary>One connection's place, and when it last asked for a file or sent a piece of one.</summary>
+    private sealed class Place(Socket connection)
+    {
+        private long _activeAt = Environment.TickCount64;
+
+        public Socket Connection { get; } = connection;
+
+        public long ActiveAt => Volatile.Read(ref _activeAt);
+
+        public void Active() => Volatile.Write(ref _activeAt, Environment.TickCount64);
     }
 }

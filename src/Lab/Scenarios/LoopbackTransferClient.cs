@@ -43,11 +43,23 @@ public sealed class LoopbackTransferClient(string host, int port, TimeSpan timeo
         await _oneAtATime.WaitAsync(deadline.Token);
         try
         {
-            _connection ??= await ConnectAsync(deadline.Token);
-            await _connection.WriteAsync(request, deadline.Token);
-            var bytes = GC.AllocateUninitializedArray<byte>(length);
-            await _connection.ReadExactlyAsync(bytes, deadline.Token);
-            return bytes;
+            if (_connection is not null)
+            {
+                try
+                {
+                    return await ExchangeAsync(_connection, request, length, deadline.Token);
+                }
+                catch (IOException) when (!deadline.IsCancellationRequested)
+                {
+                    // The warm connection was closed while it waited (the sender's keep-alive, or its place taken by a
+                    // connection that asked when all were held): asked again once, on a new one, as HTTP clients retry
+                    // an idempotent request on a pooled connection that turns out closed.
+                    await DisposeAsync();
+                }
+            }
+
+            _connection = await ConnectAsync(deadline.Token);
+            return await ExchangeAsync(_connection, request, length, deadline.Token);
         }
         catch (Exception e)
         {
@@ -64,6 +76,14 @@ public sealed class LoopbackTransferClient(string host, int port, TimeSpan timeo
         {
             _oneAtATime.Release();
         }
+    }
+
+    private static async Task<byte[]> ExchangeAsync(NetworkStream connection, byte[] request, int length, CancellationToken cancellationToken)
+    {
+        await connection.WriteAsync(request, cancellationToken);
+        var bytes = GC.AllocateUninitializedArray<byte>(length);
+        await connection.ReadExactlyAsync(bytes, cancellationToken);
+        return bytes;
     }
 
     private async Task<NetworkStream> ConnectAsync(CancellationToken cancellationToken)
