@@ -72,16 +72,16 @@ public sealed class ResponseBudget : IDisposable
     private readonly LinkedList<Reservation> _waiting = [];
     private readonly HashSet<Reservation> _holders = [];
     private readonly Timer _sweeper;
-    private readonly ReleasingMemoryPoolFactory _buffers;
+    private readonly MemoryReclaimer _reclaimer;
     private readonly ILogger _logger;
     private int _available;
     private bool _sweeping;
     private bool _exhausted;
     private long _collectedAt;
 
-    public ResponseBudget(IConfiguration configuration, ReleasingMemoryPoolFactory buffers, ILogger<ResponseBudget> logger)
+    public ResponseBudget(IConfiguration configuration, MemoryReclaimer reclaimer, ILogger<ResponseBudget> logger)
     {
-        _buffers = buffers;
+        _reclaimer = reclaimer;
         _permits = Math.Max(1, configuration.GetValue("Limits:ResponseBudgetMiB", 48) * (1024 * 1024 / BytesPerPermit));
         _available = _permits;
         _logger = logger;
@@ -491,21 +491,10 @@ public sealed class ResponseBudget : IDisposable
     }
 
     /// <summary>
-    /// After the budget ran out, the last reservation to go compacts the heap once, a second later when the requests that
-    /// held the answers have ended: a burst of large answers otherwise stays resident (server GC keeps its heap without
-    /// allocations: 551 MiB 30 s after a burst of stalled searches). This never happens while the budget suffices, so it
-    /// costs the measured runs nothing.
+    /// After the budget ran out, the last reservation to go gives the burst's memory back (a burst of large answers
+    /// otherwise stays resident). This never happens while the budget suffices, so it costs the measured runs nothing.
     /// </summary>
-    private void Compact() => _ = Task.Delay(TimeSpan.FromSeconds(1)).ContinueWith(
-        _ =>
-        {
-            var before = Environment.WorkingSet;
-            var released = _buffers.ReleaseIdle();
-            GC.Collect(2, GCCollectionMode.Aggressive, blocking: true, compacting: true);
-            _logger.LogInformation("The response budget is free again after it ran out: {Released} MiB of idle buffers released, heap compacted, working set {Before} → {After} MiB",
-                released >> 20, before >> 20, Environment.WorkingSet >> 20);
-        },
-        TaskScheduler.Default);
+    private void Compact() => _reclaimer.ReclaimSoon("The response budget is free again after it ran out");
 
     /// <summary>Bytes held for one answer until it has been sent (or its request has ended); disposing returns them.</summary>
     public sealed class Reservation : IDisposable

@@ -83,6 +83,7 @@ public static class ServiceDefaults
         // Kestrel's buffers come from a pool that lets go of them after a burst (replaces Kestrel's own, registered before).
         builder.Services.AddSingleton<ReleasingMemoryPoolFactory>();
         builder.Services.AddSingleton<IMemoryPoolFactory<byte>>(services => services.GetRequiredService<ReleasingMemoryPoolFactory>());
+        builder.Services.AddSingleton<MemoryReclaimer>();
         if (CompressionOptions.IsEnabled(builder.Configuration))
         {
             builder.Services.AddResponseCompression(o =>

@@ -122,11 +122,4 @@ internal sealed class AnswerLedger : IDisposable
             reservation.Dispose();
         }
     }
-
-    private sealed class DuplexPipe(PipeReader input, PipeWriter output) : IDuplexPipe
-    {
-        public PipeReader Input { get; } = input;
-
-        public PipeWriter Output { get; } = output;
-    }
 }

@@ -1,0 +1,199 @@
+using System.Buffers;
+using System.IO.Pipelines;
+using Microsoft.AspNetCore.Connections.Features;
+using Microsoft.AspNetCore.SignalR;
+using ProtocolBench.Shared.Hosting;
+
+namespace ProtocolBench.SignalR.Api;
+
+/// <summary>
+/// The bytes of hub messages received in part, across all connections, held to <see cref="LimitBytes"/>. SignalR keeps a
+/// message's bytes until the whole message has arrived (up to its 1 MiB limit), one message per connection, and nothing
+/// bounds the connections: 250 WebSockets each holding 1 MiB of an unfinished message held +283 MiB. Past the limit, the
+/// connections whose unfinished messages began the longest ago are closed until the rest fit, as a message over the size
+/// limit closes its own; a message that is arriving is younger than the ones that stopped. Every message a client of this
+/// hub sends in earnest is a few KiB at most, so none comes near it. Once the last unfinished message of such a burst is
+/// gone, its memory is given back (<see cref="MemoryReclaimer"/>).
+/// </summary>
+internal sealed class UnfinishedMessages(MemoryReclaimer reclaimer, ILogger<UnfinishedMessages> logger) : IHubFilter
+{
+    /// <summary>32 messages of the largest size a hub takes, all unfinished at once.</summary>
+    public const long LimitBytes = 32L * 1024 * 1024;
+
+    private readonly Lock _lock = new();
+    private readonly HashSet<Reader> _holding = [];
+    private long _held;
+    private bool _overran;
+
+    /// <summary>Puts a <see cref="Reader"/> between the connection's transport and SignalR, which reads it once connected.</summary>
+    public Task OnConnectedAsync(HubLifetimeContext context, Func<HubLifetimeContext, Task> next)
+    {
+        if (context.Context.Features.Get<IConnectionTransportFeature>() is { } transport)
+        {
+            var reader = new Reader(this, transport.Transport.Input, context.Context);
+            context.Context.Items[typeof(Reader)] = reader;
+            transport.Transport = new DuplexPipe(reader, transport.Transport.Output);
+        }
+
+        return next(context);
+    }
+
+    public Task OnDisconnectedAsync(HubLifetimeContext context, Exception? exception, Func<HubLifetimeContext, Exception?, Task> next)
+    {
+        if (context.Context.Items.TryGetValue(typeof(Reader), out var reader) && reader is Reader own)
+        {
+            own.Close();
+        }
+
+        return next(context, exception);
+    }
+
+    /// <summary>Records that <paramref name="reader"/>'s connection now holds <paramref name="bytes"/> of a message, and closes the oldest holders past the limit.</summary>
+    private void Hold(Reader reader, long bytes)
+    {
+        List<Reader>? closing = null;
+        lock (_lock)
+        {
+            if (reader.Closed)
+            {
+                return;
+            }
+
+            _held += bytes - reader.Held;
+            reader.Held = bytes;
+            if (bytes == 0)
+            {
+                _holding.Remove(reader);
+            }
+            else if (_holding.Add(reader))
+            {
+                reader.Since = Environment.TickCount64;
+            }
+
+            while (_held > LimitBytes)
+            {
+                var oldest = _holding.MinBy(r => r.Since)!;
+                Release(oldest);
+                (closing ??= []).Add(oldest);
+                _overran = true;
+            }
+        }
+
+        ReclaimAfterOverrun();
+
+        if (closing is null)
+        {
+            return;
+        }
+
+        // The closed connections' messages are garbage once their connections have ended: collected a second later, and
+        // again a second after the last unfinished message is gone.
+        reclaimer.ReclaimSoon("Hub connections closed for the oldest unfinished messages");
+        foreach (var holder in closing)
+        {
+            logger.LogDebug("Closed the hub connection {Connection}: its unfinished message of {Bytes} bytes was the oldest while unfinished messages held more than {Limit} bytes",
+                holder.Connection.ConnectionId, holder.Released, LimitBytes);
+            // The upgrade request's connection, not the hub's: SignalR's own abort leaves the socket, and what it
+            // received, to the client's close.
+            if (holder.Connection.GetHttpContext() is { } upgrade)
+            {
+                upgrade.Abort();
+            }
+            else
+            {
+                holder.Connection.Abort();
+            }
+        }
+    }
+
+    /// <summary>Once no message is unfinished after the limit was overrun, gives the burst's memory back.</summary>
+    private void ReclaimAfterOverrun()
+    {
+        lock (_lock)
+        {
+            if (!_overran || _held > 0)
+            {
+                return;
+            }
+
+            _overran = false;
+        }
+
+        reclaimer.ReclaimSoon("Unfinished hub messages are gone after they overran their limit");
+    }
+
+    /// <summary>Under the lock: the reader's bytes no longer count, and never will again.</summary>
+    private void Release(Reader reader)
+    {
+        _holding.Remove(reader);
+        _held -= reader.Held;
+        reader.Released = reader.Held;
+        reader.Held = 0;
+        reader.Closed = true;
+    }
+
+    /// <summary>One connection's input as SignalR reads it, counting what SignalR leaves unconsumed: an unfinished message.</summary>
+    private sealed class Reader(UnfinishedMessages owner, PipeReader inner, HubCallerContext connection) : PipeReader
+    {
+        private ReadOnlySequence<byte> _read;
+
+        public HubCallerContext Connection { get; } = connection;
+
+        /// <summary>Under the owner's lock: the bytes counted, since when, what was counted when it was closed, and whether it was.</summary>
+        public long Held { get; set; }
+
+        public long Since { get; set; }
+
+        public long Released { get; set; }
+
+        public bool Closed { get; set; }
+
+        public void Close()
+        {
+            lock (owner._lock)
+            {
+                owner.Release(this);
+            }
+
+            owner.ReclaimAfterOverrun();
+        }
+
+        public override async ValueTask<ReadResult> ReadAsync(CancellationToken cancellationToken = default)
+        {
+            var result = await inner.ReadAsync(cancellationToken);
+            _read = result.Buffer;
+            return result;
+        }
+
+        public override bool TryRead(out ReadResult result)
+        {
+            if (!inner.TryRead(out result))
+            {
+                return false;
+            }
+
+            _read = result.Buffer;
+            return true;
+        }
+
+        public override void AdvanceTo(SequencePosition consumed) => AdvanceTo(consumed, consumed);
+
+        public override void AdvanceTo(SequencePosition consumed, SequencePosition examined)
+        {
+            // Measured before the inner reader lets the consumed segments go.
+            var held = _read.Slice(consumed).Length;
+            _read = default;
+            inner.AdvanceTo(consumed, examined);
+            if (held != Held)
+            {
+                owner.Hold(this, held);
+            }
+        }
+
+        public override void CancelPendingRead() => inner.CancelPendingRead();
+
+        public override void Complete(Exception? exception = null) => inner.Complete(exception);
+
+        public override ValueTask CompleteAsync(Exception? exception = null) => inner.CompleteAsync(exception);
+    }
+}
