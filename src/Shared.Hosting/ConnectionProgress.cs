@@ -1,20 +1,66 @@
 using System.IO.Pipelines;
+using System.Net.Sockets;
+using System.Runtime.InteropServices;
+using Microsoft.AspNetCore.Connections.Features;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 
 namespace ProtocolBench.Shared.Hosting;
 
 /// <summary>
-/// The bytes a connection has handed to its transport, counted as they are written (no copy): on HTTPS above TLS, so the
-/// count is the HTTP bytes. A connection whose reader stops reading stops growing it: on HTTP/1.1 once the socket's
-/// buffers are full, on HTTP/2 as soon as no stream has flow-control window left. The <see cref="ResponseBudget"/> reads
-/// it to tell a reservation whose reader reads from one whose reader does not. A connection feature, so every request
-/// and HTTP/2 stream on the connection sees it.
+/// How far a connection's answers have gone, two ways. <see cref="BytesWritten"/>: the bytes handed to its transport, counted
+/// as they are written (no copy), on HTTPS above TLS, so the count is the HTTP bytes; a hub knows where an answer will end
+/// in it. <see cref="BytesSent"/>: what the socket has sent and the client's kernel has acknowledged, so what the client
+/// takes, however the answer entered the transport (an HTTP/1.1 JSON answer enters it in one write, and the count above
+/// then stands still while a client reads it at any pace). The <see cref="ResponseBudget"/> reads both, to tell a reader
+/// that reads from one that does not. A connection feature, so every request and HTTP/2 stream on the connection sees it.
 /// </summary>
 public sealed class ConnectionProgress
 {
+    // Linux's struct tcp_info (linux/tcp.h): tcpi_bytes_acked, a __u64 at byte 120, present since Linux 4.1.
+    private const int SolTcp = 6;
+    private const int TcpInfo = 11;
+    private const int BytesAckedOffset = 120;
+    private const int TcpInfoBytes = 232;
+
+    private readonly Socket? _socket;
     private long _bytesWritten;
+    private long _bytesSent;
+
+    private ConnectionProgress(Socket? socket) =>
+        _socket = OperatingSystem.IsLinux() && socket is { ProtocolType: ProtocolType.Tcp } ? socket : null;
 
     public long BytesWritten => Interlocked.Read(ref _bytesWritten);
+
+    /// <summary>
+    /// The bytes the socket has sent and its peer acknowledged, TLS records included (Linux's TCP_INFO), read from the kernel
+    /// at each call: the budget's sweep calls it while callers wait, and nothing else does. Where the kernel does not say
+    /// (not Linux, not a TCP socket), <see cref="BytesWritten"/>.
+    /// </summary>
+    public long BytesSent
+    {
+        get
+        {
+            if (_socket is null)
+            {
+                return BytesWritten;
+            }
+
+            try
+            {
+                Span<byte> info = stackalloc byte[TcpInfoBytes];
+                if (_socket.GetRawSocketOption(SolTcp, TcpInfo, info) >= BytesAckedOffset + sizeof(ulong))
+                {
+                    _bytesSent = (long)MemoryMarshal.Read<ulong>(info[BytesAckedOffset..]);
+                }
+            }
+            catch (Exception e) when (e is SocketException or ObjectDisposedException)
+            {
+                // The connection has ended: it sends no more.
+            }
+
+            return _bytesSent;
+        }
+    }
 
     /// <summary>How many <see cref="ResponseBudget"/> reservations the connection's requests hold; read and written under the budget's lock.</summary>
     internal int Reservations { get; set; }
@@ -24,7 +70,7 @@ public sealed class ConnectionProgress
     /// <summary>Counts every connection of this endpoint; on HTTPS, call it after <c>UseHttps</c>.</summary>
     public static void Count(ListenOptions listen) => listen.Use(next => connection =>
     {
-        var progress = new ConnectionProgress();
+        var progress = new ConnectionProgress(connection.Features.Get<IConnectionSocketFeature>()?.Socket);
         connection.Features.Set(progress);
         connection.Transport = new CountedPipe(connection.Transport, progress);
         return next(connection);

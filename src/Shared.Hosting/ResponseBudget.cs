@@ -1,5 +1,6 @@
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Http.Timeouts;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.Logging;
 
@@ -18,11 +19,14 @@ namespace ProtocolBench.Shared.Hosting;
 /// made a reader wait 28.7 s). A share per client address would not help (a benchmark is one address), nor one per
 /// connection (a hundred stalled connections hold one answer each, and a share would queue HTTP/2's multiplexed calls
 /// where HTTP/1.1 opens connections); an answer is built before it is written, so it cannot be reserved at write time.
-/// Instead, while anyone waits: a holder whose connection has sent nothing for <see cref="StallAfter"/> since its
-/// response started, or whose own write has waited for its reader <see cref="StreamStallAfter"/> and as long as its bytes
-/// take at <see cref="StreamMinBytesPerSecond"/> (an HTTP/2 stream nobody reads, on a connection that sends for another,
-/// which Kestrel never ends), is aborted (its HTTP/2 stream reset, its HTTP/1.1 connection closed), which returns its
-/// reservation at once rather than when Kestrel's minimum data rate ends the connection (5 s and more, or never). And the
+/// Instead, while anyone waits, an answer whose response has started is aborted (its HTTP/2 stream reset, its HTTP/1.1 or
+/// WebSocket connection closed), which returns its reservation at once rather than when Kestrel's minimum data rate ends
+/// the connection (5 s and more, or never), when its connection's socket has sent nothing for <see cref="StallAfter"/>; or
+/// has sent less than <see cref="MinBytesPerSecond"/> for each answer it holds over <see cref="SlowAfter"/>; or when its
+/// own write has waited for its reader <see cref="SlowAfter"/> and as long as its bytes take at that rate (an HTTP/2
+/// stream nobody reads, on a connection kept sending by small answers, which Kestrel never ends). What the socket has sent
+/// is what the client has taken (<see cref="ConnectionProgress.BytesSent"/>): a client that reads at any pace above the
+/// floor keeps its answer, whatever the protocol writes at once. And the
 /// newest waiter is admitted first, so a reader that arrives behind a queue of stalled requests is next, not last; one
 /// whose connection holds no reservation goes before one whose connection does, so a connection's own queue of streams
 /// does not keep other clients behind it. A waiter older than <see cref="AgeLimit"/> goes first all the same, so that no
@@ -41,24 +45,24 @@ public sealed class ResponseBudget : IDisposable
 {
     public const int ThresholdBytes = 64 * 1024;
 
-    /// <summary>How long a connection may send nothing, its response started, before its reservation is taken back.</summary>
+    /// <summary>How long a connection's socket may send nothing, its answer started, before the answer is taken back.</summary>
     public static readonly TimeSpan StallAfter = TimeSpan.FromMilliseconds(500);
 
     /// <summary>
-    /// How long one write of an answer may wait for its reader, while its connection sends for other streams, before its
-    /// reservation is taken back: this, or the time its bytes take at <see cref="StreamMinBytesPerSecond"/> if that is
-    /// longer. Longer than <see cref="StallAfter"/>, because the streams of one connection share its bandwidth.
+    /// Over how long a connection's rate is judged against <see cref="MinBytesPerSecond"/> for each answer it holds, and how
+    /// long one write of an answer may wait for its reader at least (or the time its bytes take at that rate, if longer).
     /// </summary>
-    public static readonly TimeSpan StreamStallAfter = TimeSpan.FromSeconds(2);
+    public static readonly TimeSpan SlowAfter = TimeSpan.FromSeconds(2);
 
     /// <summary>
-    /// The slowest reader of one answer that keeps its reservation while others wait: 256 KiB/s, about 2 Mbit/s, a fifth of
-    /// what each of the ten PDFs the budget admits at once gets on the slowest network profile (wan, 50 Mbit/s); Kestrel's
-    /// own minimum, 240 B/s, ends only a whole connection. An answer is flushed whole (System.Text.Json flushes between
-    /// values, not inside one; gRPC writes a unary answer as one message), so a stream nobody reads is seen after its
-    /// answer's time at this rate: 18.1 s for the PDF as JSON, 13.6 s as protobuf.
+    /// The slowest reader of one answer that keeps its reservation while others wait: 32 KiB/s, so that a client reading
+    /// steadily at 64 KiB/s or more is never aborted on any protocol; Kestrel's own minimum, 240 B/s, ends only a whole
+    /// connection. A connection that holds several answers (HTTP/2 streams) must send that much for each. An answer is
+    /// flushed whole (System.Text.Json flushes between values, not inside one; gRPC writes a unary answer as one message),
+    /// so a stream nobody reads on a connection that sends for others is seen after its answer's time at this rate: 145 s
+    /// for the PDF as JSON, 109 s as protobuf.
     /// </summary>
-    public const long StreamMinBytesPerSecond = 256 * 1024;
+    public const long MinBytesPerSecond = 32 * 1024;
 
     /// <summary>How long a waiter may wait before it goes ahead of newer ones.</summary>
     public static readonly TimeSpan AgeLimit = TimeSpan.FromSeconds(5);
@@ -292,7 +296,19 @@ public sealed class ResponseBudget : IDisposable
         if (!http.Response.HasStarted)
         {
             reservation.Answer = ResponseProgress.Watch(http);
+            http.Response.OnStarting(StopRequestTimeout, http);
         }
+    }
+
+    /// <summary>
+    /// A large answer that has started is sent at its reader's pace, judged by the rules above and Kestrel's minimum rate,
+    /// not by the request timeout (30 s): that one answers 504 to a handler that takes too long, which a started response no
+    /// longer can, and it cut off a reader taking the PDF at 64 KiB/s (72 s) after 30 s.
+    /// </summary>
+    private static Task StopRequestTimeout(object state)
+    {
+        ((HttpContext)state).Features.Get<IHttpRequestTimeoutFeature>()?.DisableTimeout();
+        return Task.CompletedTask;
     }
 
     private void Hold(Reservation reservation)
@@ -303,9 +319,6 @@ public sealed class ResponseBudget : IDisposable
         {
             connection.Reservations++;
         }
-
-        reservation.Sent = reservation.Progress?.BytesWritten ?? 0;
-        reservation.ProgressAt = Environment.TickCount64;
     }
 
     private Task Enqueue(Reservation reservation)
@@ -419,10 +432,11 @@ public sealed class ResponseBudget : IDisposable
     }
 
     /// <summary>
-    /// While anyone waits, every 100 ms: admits a waiter that has come of age, and aborts the holders whose connection has
-    /// sent nothing for <see cref="StallAfter"/> since their response started, or whose own write has waited for its reader
-    /// for <see cref="StreamStallAfter"/> (an HTTP/2 stream that is not read, on a connection that sends for another). A
-    /// holder still building its answer is left alone.
+    /// While anyone waits, every 100 ms: admits a waiter that has come of age, returns the hub answers sent in full, and
+    /// aborts the holders whose answers have started and whose connection's socket has sent nothing for
+    /// <see cref="StallAfter"/>, or less than <see cref="MinBytesPerSecond"/> an answer over <see cref="SlowAfter"/>, or whose
+    /// own write has waited for its reader longer than its bytes take at that rate. A holder still building its answer is
+    /// left alone.
     /// </summary>
     private void Sweep()
     {
@@ -431,51 +445,21 @@ public sealed class ResponseBudget : IDisposable
         {
             if (_waiting.Count == 0)
             {
-                _sweeping = false;
-                _sweeper.Change(Timeout.Infinite, Timeout.Infinite);
-                return;
+                if (!_exhausted)
+                {
+                    _sweeping = false;
+                    _sweeper.Change(Timeout.Infinite, Timeout.Infinite);
+                    return;
+                }
+
+                // Nobody waits, so nothing is aborted; but a budget that ran out sweeps on until it is whole again, returning
+                // the hub answers sent in full (an idle hub connection returns its last one only with its next call), so
+                // that it compacts once free.
+                stalled = _holders.Where(h => h.Delivered).ToList();
             }
-
-            Admit();
-            var now = Environment.TickCount64;
-            foreach (var holder in _holders)
+            else
             {
-                var sent = holder.Progress?.BytesWritten;
-                if (sent is null || holder.Aborted)
-                {
-                    continue;
-                }
-
-                if (sent != holder.Sent)
-                {
-                    holder.Sent = sent.Value;
-                    holder.ProgressAt = now;
-                }
-
-                if (holder.OwnsRequest
-                        ? (now - holder.ProgressAt >= StallAfter.TotalMilliseconds && holder.Http.Response.HasStarted)
-                          || holder.Answer?.HasWaited(now, StreamStallAfter, StreamMinBytesPerSecond, out _) == true
-                        : holder.WrittenUpTo is { } upTo && (sent >= upTo || now - holder.ProgressAt >= StallAfter.TotalMilliseconds))
-                {
-                    (stalled ??= []).Add(holder);
-                }
-            }
-
-            // Under the lock: a holder in the set has not ended its request, so its HttpContext is still its own.
-            foreach (var holder in stalled ?? [])
-            {
-                if (holder.Delivered)
-                {
-                    // A hub answer sent in full: returned below, not aborted.
-                    continue;
-                }
-
-                holder.Aborted = true;
-                var waitedMs = 0L;
-                holder.Answer?.HasWaited(now, StreamStallAfter, StreamMinBytesPerSecond, out waitedMs);
-                _logger.LogDebug("Aborted a response to {Path} whose connection sent nothing for {Ms} ms, or whose write waited for its reader for {WaitedMs} ms, while {Waiting} requests waited for the response budget",
-                    holder.Http.Request.Path, now - holder.ProgressAt, waitedMs, _waiting.Count);
-                holder.Http.Abort();
+                stalled = Judge();
             }
         }
 
@@ -488,6 +472,55 @@ public sealed class ResponseBudget : IDisposable
                 holder.Dispose();
             }
         }
+    }
+
+    /// <summary>Under the lock, while callers wait: admits, aborts the holders that stalled, and returns them and the hub answers sent in full.</summary>
+    private List<Reservation>? Judge()
+    {
+        List<Reservation>? stalled = null;
+        Admit();
+        var now = Environment.TickCount64;
+        // Each connection's socket read once, and how many started answers it carries.
+        var connections = new Dictionary<ConnectionProgress, (long Sent, int Answers)>();
+        foreach (var holder in _holders)
+        {
+            if (holder.Progress is { } connection && !holder.Aborted && holder.HasStarted)
+            {
+                connections[connection] = connections.TryGetValue(connection, out var seen)
+                    ? seen with { Answers = seen.Answers + 1 }
+                    : (connection.BytesSent, 1);
+            }
+        }
+
+        foreach (var holder in _holders)
+        {
+            if (holder.Aborted || !holder.HasStarted || holder.Progress is not { } connection || !connections.TryGetValue(connection, out var socket))
+            {
+                continue;
+            }
+
+            if (holder.Delivered || holder.IsStalled(now, socket.Sent, socket.Answers))
+            {
+                (stalled ??= []).Add(holder);
+            }
+        }
+
+        // Under the lock: a holder in the set has not ended its request, so its HttpContext is still its own.
+        foreach (var holder in stalled ?? [])
+        {
+            if (holder.Delivered)
+            {
+                // A hub answer sent in full: returned below, not aborted.
+                continue;
+            }
+
+            holder.Aborted = true;
+            _logger.LogDebug("Aborted an answer to {Path}: its connection sent nothing for {Ms} ms, too little for its {Answers} answers, or its write waited too long for its reader, while {Waiting} requests waited for the response budget",
+                holder.Http.Request.Path, now - holder.ProgressAt, connections[holder.Progress!].Answers, _waiting.Count);
+            holder.Http.Abort();
+        }
+
+        return stalled;
     }
 
     /// <summary>
@@ -531,14 +564,59 @@ public sealed class ResponseBudget : IDisposable
 
         internal long EnqueuedAt { get; set; }
 
-        internal long Sent { get; set; }
+        /// <summary>The connection's socket count when it last moved (−1 until the answer has started), and when.</summary>
+        internal long Sent { get; set; } = -1;
 
         internal long ProgressAt { get; set; }
+
+        /// <summary>Where the connection's socket count stood when the current rate window began, and when.</summary>
+        private long WindowSent { get; set; }
+
+        private long WindowAt { get; set; }
 
         internal bool Aborted { get; set; }
 
         /// <summary>Where the connection's byte count (<see cref="ConnectionProgress"/>) stands once the answer has been sent.</summary>
         internal long? WrittenUpTo { get; private set; }
+
+        /// <summary>The answer is being written: its response has started, or, on a hub, it has been written.</summary>
+        internal bool HasStarted => OwnsRequest ? Http.Response.HasStarted : WrittenUpTo is not null;
+
+        /// <summary>
+        /// Under the budget's lock, in a sweep: whether the answer is to be taken back, its connection's socket having sent
+        /// <paramref name="sent"/> in all for <paramref name="answers"/> started answers. The first sweep after the answer
+        /// started only takes the count as its start.
+        /// </summary>
+        internal bool IsStalled(long now, long sent, int answers)
+        {
+            if (Sent < 0)
+            {
+                (Sent, ProgressAt, WindowSent, WindowAt) = (sent, now, sent, now);
+                return false;
+            }
+
+            if (sent != Sent)
+            {
+                (Sent, ProgressAt) = (sent, now);
+            }
+
+            if (now - ProgressAt >= StallAfter.TotalMilliseconds)
+            {
+                return true;
+            }
+
+            if (now - WindowAt >= SlowAfter.TotalMilliseconds)
+            {
+                var slow = sent - WindowSent < MinBytesPerSecond * answers * (now - WindowAt) / 1000.0;
+                (WindowSent, WindowAt) = (sent, now);
+                if (slow)
+                {
+                    return true;
+                }
+            }
+
+            return Answer?.HasWaited(now, SlowAfter, MinBytesPerSecond, out _) == true;
+        }
 
         /// <summary>Written, and sent: the connection has handed its last byte to the transport.</summary>
         internal bool Delivered => WrittenUpTo is { } upTo && Progress is { } progress && progress.BytesWritten >= upTo;
@@ -552,8 +630,7 @@ public sealed class ResponseBudget : IDisposable
             lock (_budget._lock)
             {
                 WrittenUpTo = upTo;
-                Sent = Progress?.BytesWritten ?? 0;
-                ProgressAt = Environment.TickCount64;
+                Sent = -1;
             }
         }
 

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Net.Sockets;
 using System.Net.WebSockets;
 using System.Text;
@@ -14,7 +15,7 @@ namespace ProtocolBench.Integration.Tests;
 /// each holds one answer, but a hundred connections held a hundred (+2 GB for the clones); now the answers are reserved
 /// from the response budget and held until sent, and while others wait a connection that stops sending its answer is
 /// closed. The service stays within +256 MiB, comes back within 64 MiB 10 s later, and a reader that reads gets the PDF
-/// meanwhile.
+/// meanwhile, and one that reads slowly keeps its answer (row 85).
 /// </summary>
 [Collection(SqliteCollection.Name)]
 public sealed class StalledHubReaderTests(SqliteServices fixture)
@@ -74,6 +75,61 @@ public sealed class StalledHubReaderTests(SqliteServices fixture)
         Assert.True(after - before <= PeakMemory.BackWithinMiB, $"SignalR {answer}: {after} MiB resident 10 s after the burst, {before} MiB before it.");
         Assert.False(service.HasExited);
         Assert.Equal(Expected.Pdf, await fixture.Client(Protocol.SignalR, Transport.Https).GetPdfAsync(Token));
+    }
+
+    /// <summary>
+    /// Fault table row 85 on SignalR: a hub client reading the PDF steadily at 64 KiB/s beside 100 WebSockets that never
+    /// read. The hub writes an answer in pieces, each as fast as the socket takes it, but a piece waited longer than 0.5 s
+    /// at such a pace, and the budget, watching the bytes written, closed the connection (13 of 13 such readers at
+    /// 100 KiB/s). Now it watches what the socket has sent: the reader reads at its pace for 8 s, then at full speed, and
+    /// gets the whole PDF; a reader at full speed beside them gets it within twice its unloaded time and a second.
+    /// </summary>
+    [Fact]
+    public async Task AHubReaderThatReadsSlowlyKeepsItsAnswerBesideAHundredThatNeverRead()
+    {
+        var service = fixture.Services.Processes.Single(p => p.Spec.Protocol == Protocol.SignalR);
+        var client = fixture.Client(Protocol.SignalR, Transport.Http);
+        var unloaded = await CallTiming.MedianSecondsAsync(() => client.GetPdfAsync(Token));
+        var before = PeakMemory.ResidentMiB(service);
+
+        var slow = Stopwatch.StartNew();
+        using var pacedSockets = new HttpMessageInvoker(PacedReading.Handler(64 * 1024, TimeSpan.FromSeconds(8)));
+        using var slowHub = await RawHub.OpenAsync(RawHub.Address(fixture.Addresses.BaseUri(Protocol.SignalR, Transport.Http)), "json", Token, pacedSockets);
+        await slowHub.SendJsonAsync("{\"type\":1,\"invocationId\":\"1\",\"target\":\"GetPdf\",\"arguments\":[]}", Token);
+        var slowAnswer = slowHub.AnswerAsync("1", TimeSpan.FromSeconds(60), Token);
+
+        var stalled = new List<(ClientWebSocket Socket, HttpMessageInvoker Invoker)>();
+        double loaded;
+        try
+        {
+            for (var i = 0; i < Connections; i++)
+            {
+                stalled.Add(await StalledAsync("\"target\":\"GetPdf\",\"arguments\":[]"));
+            }
+
+            loaded = await CallTiming.MedianSecondsAsync(async () => Assert.Equal(Expected.Pdf, await client.GetPdfAsync(Token)));
+            var answer = await slowAnswer;
+            Assert.True(answer is not null, "The slow reader's answer did not come whole within 60 s: its connection was closed.");
+            var data = System.Text.Json.Nodes.JsonNode.Parse(answer)!["result"]!["data"]!.GetValue<string>();
+            Assert.Equal(Expected.Pdf, Convert.FromBase64String(data));
+        }
+        finally
+        {
+            foreach (var (socket, invoker) in stalled)
+            {
+                socket.Abort();
+                socket.Dispose();
+                invoker.Dispose();
+            }
+        }
+
+        TestContext.Current.TestOutputHelper?.WriteLine(
+            $"SignalR: the PDF read at 64 KiB/s for 8 s, then at full speed, in {slow.Elapsed.TotalSeconds:F1} s, whole; at full speed in {loaded:F3} s beside it and {Connections} stalled WebSockets, {unloaded:F3} s unloaded");
+        Assert.True(loaded <= (2 * unloaded) + 1, $"{loaded:F2} s for the PDF beside {Connections} stalled WebSockets and a slow reader, {unloaded:F3} s unloaded.");
+        await Task.Delay(TimeSpan.FromSeconds(10), Token);
+        var after = PeakMemory.ResidentMiB(service);
+        Assert.True(after - before <= PeakMemory.BackWithinMiB, $"SignalR: {after} MiB resident 10 s later, {before} MiB before.");
+        Assert.Equal(Expected.Pdf, await client.GetPdfAsync(Token));
     }
 
     /// <summary>

@@ -17,11 +17,11 @@ public static class GrpcCalls
         return frame;
     }
 
-    /// <summary>The call's grpc-status (null when it ended without one) and its reply message, unframed.</summary>
+    /// <summary>The call's grpc-status (null when it ended without one) and its reply message, unframed; through <paramref name="handler"/> when given.</summary>
     public static async Task<(string? Status, byte[] Message)> CallAsync(
-        ServicesFixture fixture, string method, byte[] message, CancellationToken cancellationToken, bool compressed = false)
+        ServicesFixture fixture, string method, byte[] message, CancellationToken cancellationToken, bool compressed = false, HttpMessageHandler? handler = null)
     {
-        using var http = new HttpClient(new SocketsHttpHandler())
+        using var http = new HttpClient(handler ?? new SocketsHttpHandler())
         {
             BaseAddress = fixture.Addresses.BaseUri(Protocol.Grpc, Transport.Http),
             Timeout = TimeSpan.FromSeconds(30),

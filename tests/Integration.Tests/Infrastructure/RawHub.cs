@@ -54,13 +54,13 @@ public sealed class RawHub : IDisposable
         return Socket.SendAsync((byte[])[(byte)message.Length, .. message], WebSocketMessageType.Binary, true, cancellationToken);
     }
 
-    /// <summary>Reads until what has arrived holds <paramref name="expected"/>; false when it has not within <paramref name="within"/>.</summary>
-    public async Task<bool> ReceivedAsync(byte[] expected, TimeSpan within, CancellationToken cancellationToken)
+    /// <summary>Reads until what has arrived (from byte <paramref name="after"/>) holds <paramref name="expected"/>; false when it has not within <paramref name="within"/>.</summary>
+    public async Task<bool> ReceivedAsync(byte[] expected, TimeSpan within, CancellationToken cancellationToken, int after = 0)
     {
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        timeout.CancelAfter(within);
+        timeout.CancelAfter(within > TimeSpan.Zero ? within : TimeSpan.Zero);
         var buffer = new byte[16 * 1024];
-        while (_received.GetBuffer().AsSpan(0, (int)_received.Length).IndexOf(expected) < 0)
+        while (_received.GetBuffer().AsSpan(after, (int)_received.Length - after).IndexOf(expected) < 0)
         {
             try
             {
@@ -81,16 +81,33 @@ public sealed class RawHub : IDisposable
         return true;
     }
 
-    /// <summary>The JSON hub message that answers invocation <paramref name="id"/>, or null when none came within <paramref name="within"/>.</summary>
+    /// <summary>The whole JSON hub message that answers invocation <paramref name="id"/>, or null when it has not come within <paramref name="within"/>.</summary>
     public async Task<string?> AnswerAsync(string id, TimeSpan within, CancellationToken cancellationToken)
     {
-        var marker = $"\"invocationId\":\"{id}\"";
-        if (!await ReceivedAsync(Encoding.UTF8.GetBytes(marker), within, cancellationToken))
+        var marker = Encoding.UTF8.GetBytes($"\"invocationId\":\"{id}\"");
+        var deadline = DateTime.UtcNow + within;
+        if (!await ReceivedAsync(marker, within, cancellationToken))
         {
             return null;
         }
 
-        return Encoding.UTF8.GetString(_received.GetBuffer(), 0, (int)_received.Length).Split(RecordSeparator).First(m => m.Contains(marker));
+        // Its end: the record separator after it.
+        while (true)
+        {
+            var received = _received.GetBuffer().AsSpan(0, (int)_received.Length);
+            var start = received.IndexOf(marker);
+            var end = received[start..].IndexOf((byte)RecordSeparator);
+            if (end >= 0)
+            {
+                var message = Encoding.UTF8.GetString(received[..(start + end)]);
+                return message[(message.LastIndexOf(RecordSeparator) + 1)..];
+            }
+
+            if (!await ReceivedAsync([(byte)RecordSeparator], deadline - DateTime.UtcNow, cancellationToken, after: start))
+            {
+                return null;
+            }
+        }
     }
 
     public void Dispose()
