@@ -63,6 +63,24 @@ public sealed class SignalRJsClientTests(SqliteServices fixture)
         }
     }
 
+    /// <summary>
+    /// Fault table row 79 with the client most hubs meet: @microsoft/signalr's <c>send</c>, which invokes without an
+    /// invocation id, 20 times for the PDF, then an <c>invoke</c> of it on the same connection. Each send reserved an answer
+    /// that was never written nor returned, so the invoke found the budget spent and got no answer; now it gets the PDF.
+    /// </summary>
+    [Fact]
+    public async Task NodesSendsLeaveTheBudgetFree()
+    {
+        var calls = Enumerable.Range(0, 20).Select(i => new { name = $"send {i}", method = "GetPdf", args = Array.Empty<object>(), stream = false, send = true }).ToList<object>();
+        calls.Add(new { name = "pdf", method = "GetPdf", args = Array.Empty<object>(), stream = false, send = false });
+
+        var results = await CallWithNodeAsync(Transport.Http, "json", calls);
+
+        Assert.All(Enumerable.Range(0, 20), i => Assert.Equal("SENT", results[$"send {i}"]["code"]!.GetValue<string>()));
+        AssertFile(Ok(results, "pdf"), Expected.Pdf);
+        Assert.Equal(Expected.Pdf, await fixture.Client(Protocol.SignalR, Transport.Http).GetPdfAsync(Token));
+    }
+
     private static JsonNode Ok(Dictionary<string, JsonNode> results, string name)
     {
         Assert.Equal("OK", results[name]["code"]!.GetValue<string>());

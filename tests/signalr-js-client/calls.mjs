@@ -5,7 +5,8 @@
 //   node calls.mjs http://127.0.0.1:5400 calls.json                         (JSON hub protocol)
 //   node calls.mjs https://localhost:5401 calls.json --protocol messagepack  (TLS, trusting only certs/protocolbench.crt)
 //
-// calls.json: [{ "name": "...", "method": "GetInts", "args": [100001], "stream": false }, ...]
+// calls.json: [{ "name": "...", "method": "GetInts", "args": [100001], "stream": false }, ...]; "send": true sends the call
+// without waiting for an answer (connection.send: an invocation with no id) and prints { name, code: "SENT" }.
 // Options: --protocol json|messagepack (default json), --cert PATH (default ../../certs/protocolbench.crt). Every call
 // has a 10 s limit. Exit code 2 for bad usage, 1 when the hub cannot be reached, 0 otherwise.
 import { createHash } from 'node:crypto';
@@ -73,8 +74,12 @@ const failure = (error) => {
   return own ? { code: own[1], message: own[2] } : { code: 'ERROR', message: String(error.message ?? error) };
 };
 
-const call = async ({ method, args = [], stream = false }) => {
+const call = async ({ method, args = [], stream = false, send = false }) => {
   try {
+    if (send) {
+      await within(connection.send(method, ...args), 10_000);
+      return { code: 'SENT' };
+    }
     if (stream) {
       return { code: 'OK', result: await within(collect(method, args), 10_000) };
     }
