@@ -77,13 +77,12 @@ internal sealed class UnfinishedMessages(MemoryReclaimer reclaimer, ILogger<Unfi
                 (closing ??= []).Add(oldest);
                 _overran = true;
             }
-        }
 
-        ReclaimAfterOverrun();
-
-        if (closing is null)
-        {
-            return;
+            if (closing is null)
+            {
+                ReclaimIfOverrunEnded();
+                return;
+            }
         }
 
         // The closed connections' messages are garbage once their connections have ended: collected a second later, and
@@ -106,20 +105,14 @@ internal sealed class UnfinishedMessages(MemoryReclaimer reclaimer, ILogger<Unfi
         }
     }
 
-    /// <summary>Once no message is unfinished after the limit was overrun, gives the burst's memory back.</summary>
-    private void ReclaimAfterOverrun()
+    /// <summary>Under the lock: once no message is unfinished after the limit was overrun, gives the burst's memory back.</summary>
+    private void ReclaimIfOverrunEnded()
     {
-        lock (_lock)
+        if (_overran && _held == 0)
         {
-            if (!_overran || _held > 0)
-            {
-                return;
-            }
-
             _overran = false;
+            reclaimer.ReclaimSoon("Unfinished hub messages are gone after they overran their limit");
         }
-
-        reclaimer.ReclaimSoon("Unfinished hub messages are gone after they overran their limit");
     }
 
     /// <summary>Under the lock: the reader's bytes no longer count, and never will again.</summary>
@@ -153,9 +146,8 @@ internal sealed class UnfinishedMessages(MemoryReclaimer reclaimer, ILogger<Unfi
             lock (owner._lock)
             {
                 owner.Release(this);
+                owner.ReclaimIfOverrunEnded();
             }
-
-            owner.ReclaimAfterOverrun();
         }
 
         public override async ValueTask<ReadResult> ReadAsync(CancellationToken cancellationToken = default)

@@ -79,8 +79,7 @@ public sealed class HubHardeningTests(SqliteServices fixture)
         using (var json = await RawHub.OpenAsync(Hub, "json", Token))
         {
             await json.SendJsonAsync("{\"type\":99,\"future\":true}", Token);
-            await json.SendJsonAsync("{\"type\":1,\"invocationId\":\"7\",\"target\":\"GetIntMax\",\"arguments\":[]}", Token);
-            var answer = await json.AnswerAsync("7", TimeSpan.FromSeconds(5), Token);
+            var answer = await json.InvokeAsync("7", "\"target\":\"GetIntMax\",\"arguments\":[]", Token, TimeSpan.FromSeconds(5));
             Assert.True(answer is not null, "No answer within 5 s to the invocation after the unknown message (JSON).");
             Assert.Contains("\"result\":2147483647", answer);
         }

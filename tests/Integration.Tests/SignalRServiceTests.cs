@@ -1,6 +1,5 @@
 using System.Net;
 using System.Net.WebSockets;
-using System.Text;
 using System.Text.Json.Nodes;
 using ProtocolBench.Integration.Tests.Infrastructure;
 using ProtocolBench.Lab.Scenarios;
@@ -105,9 +104,9 @@ public sealed class SignalRServiceTests(SqliteServices fixture)
         Assert.DoesNotContain("LongPolling", offered);
         Assert.DoesNotContain("ServerSentEvents", offered);
 
-        using var socket = await RawHubAsync();
-        Assert.Contains("\"result\":2147483647", await InvokeRawAsync(socket, 1, "\"target\":\"GetIntMax\",\"arguments\":[]"));
-        await socket.CloseAsync(WebSocketCloseStatus.NormalClosure, null, Token);
+        using var hub = await RawHubAsync();
+        Assert.Contains("\"result\":2147483647", await hub.InvokeAsync("1", "\"target\":\"GetIntMax\",\"arguments\":[]", Token));
+        await hub.Socket.CloseAsync(WebSocketCloseStatus.NormalClosure, null, Token);
     }
 
     /// <summary>
@@ -118,7 +117,7 @@ public sealed class SignalRServiceTests(SqliteServices fixture)
     [Fact]
     public async Task WrongArgumentsAndUnknownMethodsAreTheClientsMistakeAndLoggedAsSuch()
     {
-        using var socket = await RawHubAsync();
+        using var hub = await RawHubAsync();
         var cases = new (string Invocation, string Code)[]
         {
             ("\"target\":\"GetInts\",\"arguments\":[\"abc\"]", "INVALID_ARGUMENT"),
@@ -129,8 +128,8 @@ public sealed class SignalRServiceTests(SqliteServices fixture)
         };
         for (var i = 0; i < cases.Length; i++)
         {
-            var answer = await InvokeRawAsync(socket, i + 1, cases[i].Invocation);
-            var error = JsonNode.Parse(answer)!["error"]!.GetValue<string>();
+            var answer = await hub.InvokeAsync($"{i + 1}", cases[i].Invocation, Token);
+            var error = JsonNode.Parse(answer!)!["error"]!.GetValue<string>();
             var code = HubErrorMessage.Translate(new Microsoft.AspNetCore.SignalR.HubException(error)).Code;
             Assert.True(code == cases[i].Code, $"{cases[i].Invocation}: {code} from \"{error}\"");
             Assert.DoesNotContain("   at ", error);
@@ -138,9 +137,9 @@ public sealed class SignalRServiceTests(SqliteServices fixture)
             Assert.DoesNotMatch("[A-Za-z]Exception: ", error.Replace("HubException: ", "", StringComparison.Ordinal));
         }
 
-        Assert.Contains("\"result\":2147483647", await InvokeRawAsync(socket, 99, "\"target\":\"GetIntMax\",\"arguments\":[]"));
+        Assert.Contains("\"result\":2147483647", await hub.InvokeAsync("99", "\"target\":\"GetIntMax\",\"arguments\":[]", Token));
         AssertNoErrorLogged();
-        await socket.CloseAsync(WebSocketCloseStatus.NormalClosure, null, Token);
+        await hub.Socket.CloseAsync(WebSocketCloseStatus.NormalClosure, null, Token);
     }
 
     /// <summary>
@@ -155,8 +154,9 @@ public sealed class SignalRServiceTests(SqliteServices fixture)
     {
         var bystander = Json(Transport.Http);
         Assert.Equal(int.MaxValue, await bystander.GetIntMaxAsync(Token));
-        using var socket = await RawHubAsync();
-        await socket.SendAsync(Encoding.UTF8.GetBytes(message + "\u001e"), WebSocketMessageType.Text, true, Token);
+        using var hub = await RawHubAsync();
+        var socket = hub.Socket;
+        await hub.SendJsonAsync(message, Token);
 
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(Token);
         timeout.CancelAfter(TimeSpan.FromSeconds(10));
@@ -179,33 +179,7 @@ public sealed class SignalRServiceTests(SqliteServices fixture)
     }
 
     /// <summary>A WebSocket to the hub after the JSON protocol's handshake, as any SignalR client opens it.</summary>
-    private async Task<ClientWebSocket> RawHubAsync()
-    {
-        var socket = new ClientWebSocket();
-        var uri = new UriBuilder(fixture.Addresses.BaseUri(Protocol.SignalR, Transport.Http)) { Scheme = "ws", Path = "hub" }.Uri;
-        await socket.ConnectAsync(uri, Token);
-        await socket.SendAsync("{\"protocol\":\"json\",\"version\":1}\u001e"u8.ToArray(), WebSocketMessageType.Text, true, Token);
-        return socket;
-    }
-
-    /// <summary>Sends one invocation (JSON, record separator 0x1e) and returns the completion message that answers it.</summary>
-    private static async Task<string> InvokeRawAsync(ClientWebSocket socket, int id, string invocation)
-    {
-        var message = $"{{\"type\":1,\"invocationId\":\"{id}\",{invocation}}}\u001e";
-        await socket.SendAsync(Encoding.UTF8.GetBytes(message), WebSocketMessageType.Text, true, Token);
-        var received = new StringBuilder();
-        var buffer = new byte[4096];
-        while (true)
-        {
-            var read = await socket.ReceiveAsync(buffer, Token);
-            received.Append(Encoding.UTF8.GetString(buffer, 0, read.Count));
-            var answer = received.ToString().Split('\u001e').FirstOrDefault(m => m.Contains($"\"invocationId\":\"{id}\""));
-            if (answer is not null)
-            {
-                return answer;
-            }
-        }
-    }
+    private Task<RawHub> RawHubAsync() => RawHub.OpenAsync(RawHub.Address(fixture.Addresses.BaseUri(Protocol.SignalR, Transport.Http)), "json", Token);
 
     /// <summary>A message over 1 MiB (the request-body limit of the other services) closes its sender's socket only.</summary>
     [Fact]

@@ -95,8 +95,7 @@ public sealed class StalledHubReaderTests(SqliteServices fixture)
         var slow = Stopwatch.StartNew();
         using var pacedSockets = new HttpMessageInvoker(PacedReading.Handler(64 * 1024, TimeSpan.FromSeconds(8)));
         using var slowHub = await RawHub.OpenAsync(RawHub.Address(fixture.Addresses.BaseUri(Protocol.SignalR, Transport.Http)), "json", Token, pacedSockets);
-        await slowHub.SendJsonAsync("{\"type\":1,\"invocationId\":\"1\",\"target\":\"GetPdf\",\"arguments\":[]}", Token);
-        var slowAnswer = slowHub.AnswerAsync("1", TimeSpan.FromSeconds(60), Token);
+        var slowAnswer = slowHub.InvokeAsync("1", "\"target\":\"GetPdf\",\"arguments\":[]", Token, TimeSpan.FromSeconds(60));
 
         var stalled = new List<(ClientWebSocket Socket, HttpMessageInvoker Invoker)>();
         double loaded;

@@ -81,6 +81,16 @@ public sealed class RawHub : IDisposable
         return true;
     }
 
+    /// <summary>
+    /// Sends a JSON invocation with id <paramref name="id"/> (<paramref name="invocation"/>: its target and arguments) and
+    /// returns the whole message that answers it, or null when none has come within <paramref name="within"/> (10 s unless given).
+    /// </summary>
+    public async Task<string?> InvokeAsync(string id, string invocation, CancellationToken cancellationToken, TimeSpan? within = null)
+    {
+        await SendJsonAsync($"{{\"type\":1,\"invocationId\":\"{id}\",{invocation}}}", cancellationToken);
+        return await AnswerAsync(id, within ?? TimeSpan.FromSeconds(10), cancellationToken);
+    }
+
     /// <summary>The whole JSON hub message that answers invocation <paramref name="id"/>, or null when it has not come within <paramref name="within"/>.</summary>
     public async Task<string?> AnswerAsync(string id, TimeSpan within, CancellationToken cancellationToken)
     {
