@@ -1,5 +1,4 @@
 using System.IO.Pipelines;
-using ProtocolBench.Shared.Hosting;
 
 namespace ProtocolBench.GraphQL.Api;
 

@@ -2,7 +2,6 @@ using GraphQL;
 using GraphQL.Execution;
 using GraphQL.Validation;
 using GraphQL.Validation.Errors;
-using ProtocolBench.Shared.Hosting;
 
 namespace ProtocolBench.GraphQL.Api;
 

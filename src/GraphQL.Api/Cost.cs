@@ -1,6 +1,5 @@
 using GraphQL.Validation.Complexity;
 using GraphQLParser.AST;
-using ProtocolBench.Shared.Domain;
 using ProtocolBench.Shared.Domain.Shapes;
 
 namespace ProtocolBench.GraphQL.Api;

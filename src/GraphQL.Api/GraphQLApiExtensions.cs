@@ -2,8 +2,9 @@ using System.Text.Encodings.Web;
 using GraphQL;
 using GraphQL.Execution;
 using GraphQL.Validation.Rules.Custom;
+using ProtocolBench.GraphQL.Api.Budget;
 using ProtocolBench.Shared.Domain.Payloads;
-using ProtocolBench.Shared.Hosting;
+using ProtocolBench.Shared.Hosting.Operations;
 using GraphQLServiceLifetime = GraphQL.DI.ServiceLifetime;
 
 namespace ProtocolBench.GraphQL.Api;
@@ -40,6 +41,7 @@ public static class GraphQLApiExtensions
             graphql.Services.Register<IDocumentBuilder, LimitedDocumentBuilder>(GraphQLServiceLifetime.Singleton, replace: true);
         });
         builder.Services.AddSingleton<GraphQLEndpoint>();
+        builder.Services.AddSingleton<IOperationBindings, GraphQLOperationBindings>();
         builder.Services.AddProblemDetails();
         return builder;
     }

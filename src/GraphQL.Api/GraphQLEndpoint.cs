@@ -8,9 +8,8 @@ using GraphQL.Types;
 using GraphQL.Validation;
 using GraphQLParser.AST;
 using Microsoft.Net.Http.Headers;
-using ProtocolBench.Shared.Domain;
+using ProtocolBench.GraphQL.Api.Budget;
 using ProtocolBench.Shared.Domain.Payloads;
-using ProtocolBench.Shared.Hosting;
 
 namespace ProtocolBench.GraphQL.Api;
 

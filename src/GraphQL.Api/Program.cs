@@ -1,5 +1,4 @@
 using ProtocolBench.GraphQL.Api;
-using ProtocolBench.Shared.Hosting;
 
 if (SchemaExport.Requested(args) is { } schemaPath)
 {

@@ -2,7 +2,6 @@ using System.Text.Json;
 using System.Text.Json.Serialization;
 using GraphQL;
 using GraphQL.SystemTextJson;
-using ProtocolBench.Shared.Domain;
 
 namespace ProtocolBench.GraphQL.Api;
 

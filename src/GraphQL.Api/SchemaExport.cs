@@ -1,7 +1,5 @@
-using ProtocolBench.Shared.Domain;
 using GraphQL;
 using GraphQL.Types;
-using ProtocolBench.Shared.Hosting;
 
 namespace ProtocolBench.GraphQL.Api;
 

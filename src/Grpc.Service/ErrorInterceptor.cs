@@ -1,8 +1,6 @@
 using Grpc.Core;
 using Grpc.Core.Interceptors;
 using Microsoft.Extensions.Options;
-using ProtocolBench.Shared.Domain;
-using ProtocolBench.Shared.Hosting;
 
 namespace ProtocolBench.Grpc.Service;
 

@@ -1,11 +1,11 @@
 using System.IO.Compression;
+using Grpc.AspNetCore.HealthChecks;
 using Grpc.AspNetCore.Server.Model;
 using Grpc.Net.Compression;
 using Microsoft.Extensions.DependencyInjection.Extensions;
-using Grpc.AspNetCore.HealthChecks;
+using ProtocolBench.Grpc.Service.Budget;
 using ProtocolBench.Grpc.Service.Services;
-using ProtocolBench.Shared.Domain;
-using ProtocolBench.Shared.Hosting;
+using ProtocolBench.Shared.Hosting.Operations;
 
 namespace ProtocolBench.Grpc.Service;
 
@@ -64,6 +64,7 @@ public static class GrpcApiExtensions
             o.Services.Map(ShapesService.ServiceName, IsReadiness);
         });
         builder.Services.AddGrpcReflection();
+        builder.Services.AddSingleton<IOperationBindings, GrpcOperationBindings>();
 
         // Every service (ours, health, reflection) bound with checked request marshallers instead of grpc-dotnet's binder;
         // last, because each AddGrpc* call above registers grpc-dotnet's binder again.

@@ -1,5 +1,4 @@
 using ProtocolBench.Grpc.Service;
-using ProtocolBench.Shared.Hosting;
 
 var builder = ServiceDefaults.CreateBuilder(args);
 builder.AddServiceDefaults();

@@ -1,5 +1,4 @@
 using ProtocolBench.Rest.Api;
-using ProtocolBench.Shared.Hosting;
 
 var builder = ServiceDefaults.CreateBuilder(args);
 builder.AddServiceDefaults();

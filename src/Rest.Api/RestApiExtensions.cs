@@ -2,8 +2,8 @@ using System.Text;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.AspNetCore.Mvc.Formatters;
 using Microsoft.AspNetCore.Mvc.ModelBinding.Metadata;
-using ProtocolBench.Shared.Domain;
-using ProtocolBench.Shared.Hosting;
+using ProtocolBench.Rest.Api.Budget;
+using ProtocolBench.Shared.Hosting.Operations;
 
 namespace ProtocolBench.Rest.Api;
 
@@ -57,6 +57,7 @@ public static class RestApiExtensions
         builder.Services.Configure<ExceptionHandlerOptions>(o => o.StatusCodeSelector = e =>
             e is BadHttpRequestException bad ? bad.StatusCode : StatusCodes.Status500InternalServerError);
         builder.Services.AddOpenApi();
+        builder.Services.AddSingleton<IOperationBindings, RestOperationBindings>();
         return builder;
     }
 

@@ -19,6 +19,7 @@ using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using ProtocolBench.Shared.Domain;
 using ProtocolBench.Shared.Domain.Data;
+using ProtocolBench.Shared.Hosting.Operations;
 
 namespace ProtocolBench.Shared.Hosting;
 
@@ -141,9 +142,17 @@ public static class ServiceDefaults
         return app;
     }
 
-    /// <summary>Initializes the database, starts listening, prints where, and runs until stopped. Returns the exit code.</summary>
+    /// <summary>
+    /// Checks that every endpoint is bound to an operation (<see cref="ServedOperations"/>), initializes the database,
+    /// starts listening, prints where, and runs until stopped. Returns the exit code.
+    /// </summary>
     public static async Task<int> RunServiceAsync(this WebApplication app, string serviceName)
     {
+        if (await ServedOperations.CheckAsync(app, serviceName) is { } exit)
+        {
+            return exit;
+        }
+
         var endpoints = app.Services.GetRequiredService<IOptions<EndpointOptions>>().Value;
         try
         {

@@ -4,6 +4,7 @@ using System.Runtime.ExceptionServices;
 using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.SignalR;
 using Microsoft.AspNetCore.SignalR.Protocol;
+using ProtocolBench.SignalR.Api.Budget;
 
 namespace ProtocolBench.SignalR.Api;
 

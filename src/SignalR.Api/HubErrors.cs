@@ -1,5 +1,4 @@
 using Microsoft.AspNetCore.SignalR;
-using ProtocolBench.Shared.Hosting;
 
 namespace ProtocolBench.SignalR.Api;
 

@@ -17,42 +17,57 @@ public sealed class LibraryHub(LibraryDbContext db, PayloadFiles files) : Hub
 
     private const int ChunkSize = 64 * 1024;
 
+    [Operation(nameof(Operation.Clone))]
     public string Clone(string? text, int? count) => PayloadOperations.Clone(text, count);
 
+    [Operation(nameof(Operation.GetIntMax))]
     public int GetIntMax() => PayloadOperations.IntMax;
 
+    [Operation(nameof(Operation.GetInts))]
     public int[] GetInts(int? count) => PayloadOperations.Ints(count);
 
+    [Operation(nameof(Operation.GetSample))]
     public AuthorDto GetSample() => PayloadOperations.Sample;
 
-    public FilePayload GetTextFile() => new(PayloadFiles.TextFileName, "text/plain; charset=utf-8", files.Text);
+    [Operation(nameof(Operation.GetTextFile))]
+    public FilePayload GetTextFile() => files.TextFile;
 
-    public FilePayload GetPdf() => new(PayloadFiles.PdfFileName, "application/pdf", files.Pdf);
+    [Operation(nameof(Operation.GetPdf))]
+    public FilePayload GetPdf() => files.PdfFile;
 
     /// <summary>
     /// The PDF as a stream of 64 KiB chunks, as gRPC's StreamPdf sends it. Not an iterator itself, so that a missing file
     /// fails the invocation (and reaches <see cref="HubErrors"/>) before the stream starts.
     /// </summary>
+    [Operation(nameof(Operation.StreamPdf))]
     public IAsyncEnumerable<ReadOnlyMemory<byte>> StreamPdf(CancellationToken cancellationToken) => Chunks(files.Pdf, cancellationToken);
 
+    [Operation(nameof(Operation.SearchAuthors))]
     public Task<IReadOnlyList<AuthorDto>> SearchAuthors(string? phrase, int? limit) =>
         db.SearchAsync(phrase, limit, Context.ConnectionAborted);
 
+    [Operation(nameof(Operation.ListAuthors))]
     public Task<IReadOnlyList<AuthorDto>> ListAuthors(int? skip, int? take) =>
         db.ListAsync(skip, take, Context.ConnectionAborted);
 
+    [Operation(nameof(Operation.GetAuthor))]
     public Task<AuthorDto> GetAuthor(int id) => db.GetAsync(id, Context.ConnectionAborted);
 
+    [Operation(nameof(Operation.CreateAuthor))]
     public Task<AuthorDto> CreateAuthor(string? name, string? country) =>
         db.CreateAsync(new AuthorInput(name, country), Context.ConnectionAborted);
 
+    [Operation(nameof(Operation.UpdateAuthor))]
     public Task<AuthorDto> UpdateAuthor(int id, string? name, string? country) =>
         db.UpdateAsync(id, new AuthorInput(name, country), Context.ConnectionAborted);
 
+    [Operation(nameof(Operation.DeleteAuthor))]
     public Task DeleteAuthor(int id) => db.DeleteAsync(id, Context.ConnectionAborted);
 
+    [Operation(nameof(Operation.GetShape))]
     public ShapeDto GetShape(string? kind, int? id) => ShapeOperations.Get(kind, id);
 
+    [Operation(nameof(Operation.ListShapes))]
     public IReadOnlyList<ShapeDto> ListShapes(string? kind, int? count) => ShapeOperations.List(kind, count);
 
     private static async IAsyncEnumerable<ReadOnlyMemory<byte>> Chunks(byte[] file, [EnumeratorCancellation] CancellationToken cancellationToken)

@@ -1,4 +1,3 @@
-using ProtocolBench.Shared.Hosting;
 using ProtocolBench.SignalR.Api;
 
 var builder = ServiceDefaults.CreateBuilder(args);

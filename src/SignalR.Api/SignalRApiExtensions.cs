@@ -1,9 +1,9 @@
 using Microsoft.AspNetCore.Http.Connections;
 using Microsoft.AspNetCore.SignalR;
 using Microsoft.AspNetCore.SignalR.Protocol;
-using ProtocolBench.Shared.Domain;
 using ProtocolBench.Shared.Domain.Payloads;
-using ProtocolBench.Shared.Hosting;
+using ProtocolBench.Shared.Hosting.Operations;
+using ProtocolBench.SignalR.Api.Budget;
 
 namespace ProtocolBench.SignalR.Api;
 
@@ -31,6 +31,7 @@ public static class SignalRApiExtensions
             .AddMessagePackProtocol(o => o.SerializerOptions = StrictUtf8Strings.Apply(o.SerializerOptions));
         // One account of the unfinished messages of every connection: a filter SignalR resolves, not one it makes per call.
         builder.Services.AddSingleton<UnfinishedMessages>();
+        builder.Services.AddSingleton<IOperationBindings, HubOperationBindings>();
         // Both protocols count what they write to each connection, so that an answer's reservation is held until it is sent.
         foreach (var protocol in builder.Services.Where(d => d.ServiceType == typeof(IHubProtocol)).ToList())
         {

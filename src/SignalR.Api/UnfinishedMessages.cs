@@ -2,7 +2,6 @@ using System.Buffers;
 using System.IO.Pipelines;
 using Microsoft.AspNetCore.Connections.Features;
 using Microsoft.AspNetCore.SignalR;
-using ProtocolBench.Shared.Hosting;
 
 namespace ProtocolBench.SignalR.Api;
 

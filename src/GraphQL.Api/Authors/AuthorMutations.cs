@@ -1,6 +1,7 @@
 using GraphQL;
 using GraphQL.Types;
 using Microsoft.EntityFrameworkCore;
+using ProtocolBench.GraphQL.Api.Budget;
 using ProtocolBench.Shared.Domain.Authors;
 using ProtocolBench.Shared.Domain.Data;
 
@@ -12,6 +13,7 @@ internal static class AuthorMutations
     public static ObjectGraphType AddAuthorMutations(this ObjectGraphType mutation, IDbContextFactory<LibraryDbContext> factory)
     {
         mutation.Field<AuthorType, AuthorDto>("createAuthor")
+            .Answers(Operation.CreateAuthor)
             .Description("Creates an author (name 1–200, country 1–100 characters, no control characters) and returns it with its new id.")
             .Argument<StringGraphType>("name")
             .Argument<StringGraphType>("country")
@@ -23,6 +25,7 @@ internal static class AuthorMutations
             });
 
         mutation.Field<AuthorType, AuthorDto>("updateAuthor")
+            .Answers(Operation.UpdateAuthor)
             .Description("Replaces an author's name and country; returns the author with its books.")
             .Argument<NonNullGraphType<IntGraphType>>("id")
             .Argument<StringGraphType>("name")
@@ -35,6 +38,7 @@ internal static class AuthorMutations
             });
 
         mutation.Field<BooleanGraphType, bool>("deleteAuthor")
+            .Answers(Operation.DeleteAuthor)
             .Description("Deletes an author and its books; true when deleted, null and NOT_FOUND when there was no such author.")
             .Argument<NonNullGraphType<IntGraphType>>("id")
             .WithComplexityImpact(Cost.DatabaseCall, 1)

@@ -1,7 +1,7 @@
 using GraphQL;
 using GraphQL.Types;
 using Microsoft.EntityFrameworkCore;
-using ProtocolBench.Shared.Domain;
+using ProtocolBench.GraphQL.Api.Budget;
 using ProtocolBench.Shared.Domain.Authors;
 using ProtocolBench.Shared.Domain.Data;
 
@@ -19,6 +19,7 @@ internal static class AuthorQueries
     {
         // Arguments are nullable where the domain validates them, so a missing value gets the domain's message.
         query.Field<ListGraphType<NonNullGraphType<AuthorType>>, IReadOnlyList<AuthorDto>>("searchAuthors")
+            .Answers(Operation.SearchAuthors)
             .Description($"Authors whose name contains the phrase (ordinal, case-sensitive), ordered by id. limit: 1–{Limits.SearchLimitMax}, default {Limits.SearchLimitMax}.")
             .Argument<StringGraphType>("phrase")
             .Argument<IntGraphType>("limit")
@@ -30,6 +31,7 @@ internal static class AuthorQueries
             });
 
         query.Field<ListGraphType<NonNullGraphType<AuthorType>>, IReadOnlyList<AuthorDto>>("authors")
+            .Answers(Operation.ListAuthors)
             .Description($"A page of authors ordered by id. skip ≥ 0 (default 0); take 1–{Limits.ListTakeMax} (default {Limits.ListTakeDefault}).")
             .Argument<IntGraphType>("skip")
             .Argument<IntGraphType>("take")
@@ -41,6 +43,7 @@ internal static class AuthorQueries
             });
 
         query.Field<AuthorType, AuthorDto>("author")
+            .Answers(Operation.GetAuthor)
             .Description("One author with its books; an unknown id gives null and an error with extensions.code NOT_FOUND.")
             .Argument<NonNullGraphType<IntGraphType>>("id")
             .WithComplexityImpact(Cost.DatabaseCall, 1)

@@ -1,9 +1,9 @@
 using GraphQL;
 using GraphQL.Types;
-using ProtocolBench.Shared.Domain;
+using ProtocolBench.GraphQL.Api.Authors;
+using ProtocolBench.GraphQL.Api.Budget;
 using ProtocolBench.Shared.Domain.Authors;
 using ProtocolBench.Shared.Domain.Payloads;
-using ProtocolBench.GraphQL.Api.Authors;
 
 namespace ProtocolBench.GraphQL.Api.Payloads;
 
@@ -13,6 +13,7 @@ internal static class PayloadQueries
     public static ObjectGraphType AddPayloadQueries(this ObjectGraphType query, PayloadFiles files)
     {
         query.Field<StringGraphType, string>("clone")
+            .Answers(Operation.Clone)
             .Description($"text repeated count times. text 1–{Limits.CloneTextMaxLength} chars, count 0–{Limits.CloneCountMax}, at most {Limits.CloneOutputMaxChars} chars in all.")
             .Argument<StringGraphType>("text")
             .Argument<IntGraphType>("count")
@@ -20,28 +21,33 @@ internal static class PayloadQueries
             .Resolve(context => PayloadOperations.Clone(context.GetArgument<string?>("text"), context.GetArgument<int?>("count")));
 
         query.Field<NonNullGraphType<IntGraphType>, int>("intMax")
+            .Answers(Operation.GetIntMax)
             .Resolve(_ => PayloadOperations.IntMax);
 
         query.Field<ListGraphType<NonNullGraphType<IntGraphType>>, int[]>("ints")
+            .Answers(Operation.GetInts)
             .Description($"[0, 1, …, count − 1]; count 0–{Limits.IntsCountMax}.")
             .Argument<IntGraphType>("count")
             .WithComplexityImpact(Cost.Ints)
             .Resolve(context => PayloadOperations.Ints(context.GetArgument<int?>("count")));
 
         query.Field<NonNullGraphType<AuthorType>, AuthorDto>("sample")
+            .Answers(Operation.GetSample)
             .Description("A fixed small author with three books, built in memory.")
             .Resolve(_ => PayloadOperations.Sample);
 
         // The paper's Web API returned files inside JSON as base64; GraphQL has no binary form, so this is the only one.
         query.Field<FileType, FilePayload>("textFile")
+            .Answers(Operation.GetTextFile)
             .Description("The 455 KiB UTF-8 text file, byte-exact, base64 in JSON.")
             .WithComplexityImpact(Cost.Base64Text(files.IsAvailable ? files.Text.Length : 0), 1)
-            .Resolve(_ => new FilePayload(PayloadFiles.TextFileName, "text/plain; charset=utf-8", files.Text));
+            .Resolve(_ => files.TextFile);
 
         query.Field<FileType, FilePayload>("pdf")
+            .Answers(Operation.GetPdf)
             .Description("The 3.4 MiB PDF, byte-exact, base64 in JSON.")
             .WithComplexityImpact(Cost.Base64Text(files.IsAvailable ? files.Pdf.Length : 0), 1)
-            .Resolve(_ => new FilePayload(PayloadFiles.PdfFileName, "application/pdf", files.Pdf));
+            .Resolve(_ => files.PdfFile);
 
         return query;
     }

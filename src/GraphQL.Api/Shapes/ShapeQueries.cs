@@ -1,6 +1,6 @@
 using GraphQL;
 using GraphQL.Types;
-using ProtocolBench.Shared.Domain;
+using ProtocolBench.GraphQL.Api.Budget;
 using ProtocolBench.Shared.Domain.Shapes;
 
 namespace ProtocolBench.GraphQL.Api.Shapes;
@@ -12,6 +12,7 @@ internal static class ShapeQueries
     {
         var kinds = string.Join(", ", ShapeOperations.Kinds.Select(k => k.Name));
         query.Field<ShapeType, ShapeDto>("shape")
+            .Answers(Operation.GetShape)
             .Description($"One shape by id (1–{Limits.ShapeIdMax}); kind: {kinds}.")
             .Argument<StringGraphType>("kind")
             .Argument<NonNullGraphType<IntGraphType>>("id")
@@ -19,6 +20,7 @@ internal static class ShapeQueries
             .Resolve(context => ShapeOperations.Get(context.GetArgument<string?>("kind"), context.GetArgument<int>("id")));
 
         query.Field<ListGraphType<NonNullGraphType<ShapeType>>, IReadOnlyList<ShapeDto>>("shapes")
+            .Answers(Operation.ListShapes)
             .Description($"Shapes 1 to count (1–{Limits.ShapeCountMax}, default {Limits.ShapeCountMax}); kind: {kinds}.")
             .Argument<StringGraphType>("kind")
             .Argument<IntGraphType>("count")

@@ -12,12 +12,15 @@ public sealed class PayloadsService(PayloadFiles files) : Payloads.PayloadsBase
 
     private const int ChunkSize = 64 * 1024;
 
+    [Operation(nameof(Operation.Clone))]
     public override Task<CloneReply> Clone(CloneRequest request, ServerCallContext context) =>
         Task.FromResult(new CloneReply { Text = PayloadOperations.Clone(request.Text, request.HasCount ? request.Count : null) });
 
+    [Operation(nameof(Operation.GetIntMax))]
     public override Task<IntMaxReply> GetIntMax(GetIntMaxRequest request, ServerCallContext context) =>
         Task.FromResult(new IntMaxReply { Value = PayloadOperations.IntMax });
 
+    [Operation(nameof(Operation.GetInts))]
     public override Task<IntsReply> GetInts(GetIntsRequest request, ServerCallContext context)
     {
         var reply = new IntsReply();
@@ -25,29 +28,20 @@ public sealed class PayloadsService(PayloadFiles files) : Payloads.PayloadsBase
         return Task.FromResult(reply);
     }
 
+    [Operation(nameof(Operation.GetSample))]
     public override Task<V1.Author> GetSample(GetSampleRequest request, ServerCallContext context) =>
         Task.FromResult(PayloadOperations.Sample.ToMessage());
 
-    // UnsafeWrap shares the loaded array instead of copying it; nothing ever writes to it.
-    public override Task<FileReply> GetTextFile(GetFileRequest request, ServerCallContext context) =>
-        Task.FromResult(new FileReply
-        {
-            Name = PayloadFiles.TextFileName,
-            ContentType = "text/plain; charset=utf-8",
-            Data = UnsafeByteOperations.UnsafeWrap(files.Text),
-        });
+    [Operation(nameof(Operation.GetTextFile))]
+    public override Task<FileReply> GetTextFile(GetFileRequest request, ServerCallContext context) => Task.FromResult(Reply(files.TextFile));
 
-    public override Task<FileReply> GetPdf(GetFileRequest request, ServerCallContext context) =>
-        Task.FromResult(new FileReply
-        {
-            Name = PayloadFiles.PdfFileName,
-            ContentType = "application/pdf",
-            Data = UnsafeByteOperations.UnsafeWrap(files.Pdf),
-        });
+    [Operation(nameof(Operation.GetPdf))]
+    public override Task<FileReply> GetPdf(GetFileRequest request, ServerCallContext context) => Task.FromResult(Reply(files.PdfFile));
 
     // Cancellation is checked between chunks rather than handed to WriteAsync: a token given to WriteAsync resets the
     // HTTP/2 stream when it fires, so the client would see CANCELLED instead of the status the interceptor sets.
     // A write stalled by a client that stopped reading ends when the request is aborted (deadline, disconnect).
+    [Operation(nameof(Operation.StreamPdf))]
     public override async Task StreamPdf(GetFileRequest request, IServerStreamWriter<FileChunk> responseStream, ServerCallContext context)
     {
         var pdf = files.Pdf;
@@ -67,4 +61,8 @@ public sealed class PayloadsService(PayloadFiles files) : Payloads.PayloadsBase
         }
         while (offset < pdf.Length);
     }
+
+    // UnsafeWrap shares the loaded array instead of copying it; nothing ever writes to it.
+    private static FileReply Reply(FilePayload file) =>
+        new() { Name = file.Name, ContentType = file.ContentType, Data = UnsafeByteOperations.UnsafeWrap(file.Data) };
 }

@@ -9,9 +9,11 @@ public sealed class ShapesService : V1.Shapes.ShapesBase
 {
     public const string ServiceName = "protocolbench.v1.Shapes";
 
+    [Operation(nameof(Operation.GetShape))]
     public override Task<Shape> Get(GetShapeRequest request, ServerCallContext context) =>
         Task.FromResult(ShapeOperations.Get(request.Kind, request.Id).ToMessage());
 
+    [Operation(nameof(Operation.ListShapes))]
     public override Task<ShapeList> List(ListShapesRequest request, ServerCallContext context)
     {
         var shapes = ShapeOperations.List(request.Kind, request.HasCount ? request.Count : null);

@@ -9,17 +9,21 @@ namespace ProtocolBench.Rest.Api.Controllers;
 public sealed class AuthorsController(LibraryDbContext db) : ControllerBase
 {
     [HttpGet("search")]
+    [Operation(nameof(Operation.SearchAuthors))]
     public Task<IReadOnlyList<AuthorDto>> Search(string? phrase, int? limit) =>
         db.SearchAsync(phrase, limit, HttpContext.RequestAborted);
 
     [HttpGet]
+    [Operation(nameof(Operation.ListAuthors))]
     public Task<IReadOnlyList<AuthorDto>> List(int? skip, int? take) =>
         db.ListAsync(skip, take, HttpContext.RequestAborted);
 
     [HttpGet("{id:int}", Name = "GetAuthor")]
+    [Operation(nameof(Operation.GetAuthor))]
     public Task<AuthorDto> Get(int id) => db.GetAsync(id, HttpContext.RequestAborted);
 
     [HttpPost]
+    [Operation(nameof(Operation.CreateAuthor))]
     public async Task<CreatedAtRouteResult> Create(AuthorInput input)
     {
         var author = await db.CreateAsync(input, HttpContext.RequestAborted);
@@ -27,9 +31,11 @@ public sealed class AuthorsController(LibraryDbContext db) : ControllerBase
     }
 
     [HttpPut("{id:int}")]
+    [Operation(nameof(Operation.UpdateAuthor))]
     public Task<AuthorDto> Update(int id, AuthorInput input) => db.UpdateAsync(id, input, HttpContext.RequestAborted);
 
     [HttpDelete("{id:int}")]
+    [Operation(nameof(Operation.DeleteAuthor))]
     public async Task<NoContentResult> Delete(int id)
     {
         await db.DeleteAsync(id, HttpContext.RequestAborted);

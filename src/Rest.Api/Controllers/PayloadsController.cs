@@ -9,27 +9,35 @@ namespace ProtocolBench.Rest.Api.Controllers;
 public sealed class PayloadsController(PayloadFiles files) : ControllerBase
 {
     [HttpGet("clone")]
+    [Operation(nameof(Operation.Clone))]
     public CloneResult Clone(string? text, int? count) => new(PayloadOperations.Clone(text, count));
 
     [HttpGet("int-max")]
+    [Operation(nameof(Operation.GetIntMax))]
     public IntMaxResult IntMax() => new(PayloadOperations.IntMax);
 
     [HttpGet("ints")]
+    [Operation(nameof(Operation.GetInts))]
     public IntsResult Ints(int? count) => new(PayloadOperations.Ints(count));
 
     [HttpGet("sample")]
+    [Operation(nameof(Operation.GetSample))]
     public AuthorDto Sample() => PayloadOperations.Sample;
 
     // The paper's Web API returned files inside JSON, base64-encoded; /raw sends the bytes as they are.
     [HttpGet("text-file")]
-    public FilePayload TextFile() => new(PayloadFiles.TextFileName, "text/plain; charset=utf-8", files.Text);
+    [Operation(nameof(Operation.GetTextFile))]
+    public FilePayload TextFile() => files.TextFile;
 
     [HttpGet("text-file/raw")]
-    public IActionResult TextFileRaw() => File(files.Text, "text/plain; charset=utf-8");
+    [Operation(nameof(Operation.GetTextFileRaw))]
+    public IActionResult TextFileRaw() => File(files.Text, PayloadFiles.TextContentType);
 
     [HttpGet("pdf")]
-    public FilePayload Pdf() => new(PayloadFiles.PdfFileName, "application/pdf", files.Pdf);
+    [Operation(nameof(Operation.GetPdf))]
+    public FilePayload Pdf() => files.PdfFile;
 
     [HttpGet("pdf/raw")]
-    public IActionResult PdfRaw() => File(files.Pdf, "application/pdf");
+    [Operation(nameof(Operation.GetPdfRaw))]
+    public IActionResult PdfRaw() => File(files.Pdf, PayloadFiles.PdfContentType);
 }

@@ -8,8 +8,10 @@ namespace ProtocolBench.Rest.Api.Controllers;
 public sealed class ShapesController : ControllerBase
 {
     [HttpGet("{kind}/{id:int}")]
+    [Operation(nameof(Operation.GetShape))]
     public ShapeDto Shape(string kind, int id) => ShapeOperations.Get(kind, id);
 
     [HttpGet("{kind}")]
+    [Operation(nameof(Operation.ListShapes))]
     public IReadOnlyList<ShapeDto> Shapes(string kind, int? count) => ShapeOperations.List(kind, count);
 }

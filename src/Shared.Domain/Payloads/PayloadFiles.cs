@@ -7,6 +7,8 @@ public sealed class PayloadFiles
 {
     public const string TextFileName = "text-455k.txt";
     public const string PdfFileName = "document-3.4m.pdf";
+    public const string TextContentType = "text/plain; charset=utf-8";
+    public const string PdfContentType = "application/pdf";
 
     private readonly byte[]? _text;
     private readonly byte[]? _pdf;
@@ -33,6 +35,12 @@ public sealed class PayloadFiles
     public byte[] Text => _text ?? throw Unavailable();
 
     public byte[] Pdf => _pdf ?? throw Unavailable();
+
+    /// <summary>Scenario VI as every protocol answers it: the text file with its name and content type.</summary>
+    public FilePayload TextFile => new(TextFileName, TextContentType, Text);
+
+    /// <summary>Scenario VII as every protocol answers it.</summary>
+    public FilePayload PdfFile => new(PdfFileName, PdfContentType, Pdf);
 
     public string TextSha256 { get; }
 

@@ -1,10 +1,8 @@
 using Microsoft.AspNetCore.SignalR;
-using ProtocolBench.Shared.Domain;
 using ProtocolBench.Shared.Domain.Authors;
 using ProtocolBench.Shared.Domain.Payloads;
-using ProtocolBench.Shared.Hosting;
 
-namespace ProtocolBench.SignalR.Api;
+namespace ProtocolBench.SignalR.Api.Budget;
 
 /// <summary>
 /// The hub's side of the <see cref="ResponseBudget"/>: each invocation reserves its largest possible answer before the hub
@@ -34,8 +32,8 @@ internal sealed class HubAnswers(ResponseBudget budget, PayloadFiles files) : IH
 
     public async ValueTask<object?> InvokeMethodAsync(HubInvocationContext invocation, Func<HubInvocationContext, ValueTask<object?>> next)
     {
-        var size = SizeOf(invocation);
-        if (Ledger(invocation.Context) is not { } ledger || size < 0)
+        var operation = HubOperationBindings.OperationOf(invocation);
+        if (Ledger(invocation.Context) is not { } ledger || operation is { IsStreamed: true })
         {
             return await next(invocation);
         }
@@ -43,6 +41,7 @@ internal sealed class HubAnswers(ResponseBudget budget, PayloadFiles files) : IH
         var unanswered = CountedHubProtocol.IsUnanswered;
         // SignalR runs a connection's invocations one at a time, each after the answer before it has been written.
         ledger.ReleaseWritten();
+        var size = operation?.MostAnswered(HubOperationBindings.ArgumentsOf(invocation), files) ?? 0;
         var reservation = await budget.ReserveAsync(ledger.Upgrade, size, invocation.Context.ConnectionAborted);
         object? answer;
         try
@@ -77,24 +76,4 @@ internal sealed class HubAnswers(ResponseBudget budget, PayloadFiles files) : IH
 
     private static AnswerLedger? Ledger(HubCallerContext context) =>
         context.Items.TryGetValue(typeof(AnswerLedger), out var ledger) ? ledger as AnswerLedger : null;
-
-    /// <summary>The most the answer can take, as the other services reserve it; −1 for the stream, which runs beside the invocations.</summary>
-    private long SizeOf(HubInvocationContext invocation)
-    {
-        var arguments = invocation.HubMethodArguments;
-        T? Argument<T>(int index) => index < arguments.Count && arguments[index] is T typed ? typed : default;
-        return invocation.HubMethodName switch
-        {
-            nameof(LibraryHub.StreamPdf) => -1,
-            nameof(LibraryHub.Clone) => ResponseSize.CloneHeld(Argument<string>(0), Argument<int?>(1)),
-            nameof(LibraryHub.GetInts) => ResponseSize.Ints(Argument<int?>(0)),
-            nameof(LibraryHub.GetTextFile) => files.IsAvailable ? ResponseSize.File(files.Text.Length) : 0,
-            nameof(LibraryHub.GetPdf) => files.IsAvailable ? ResponseSize.File(files.Pdf.Length) : 0,
-            nameof(LibraryHub.SearchAuthors) => ResponseSize.Search(Argument<int?>(1)),
-            nameof(LibraryHub.ListAuthors) => ResponseSize.List(Argument<int?>(1)),
-            nameof(LibraryHub.GetShape) => ResponseSize.Shapes(Argument<string>(0), 1),
-            nameof(LibraryHub.ListShapes) => ResponseSize.Shapes(Argument<string>(0), Argument<int?>(1)),
-            _ => 0,
-        };
-    }
 }

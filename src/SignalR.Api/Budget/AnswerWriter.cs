@@ -1,7 +1,6 @@
 using System.IO.Pipelines;
-using ProtocolBench.Shared.Hosting;
 
-namespace ProtocolBench.SignalR.Api;
+namespace ProtocolBench.SignalR.Api.Budget;
 
 /// <summary>
 /// The hub's writer to one connection's pipe: counts the bytes the hub writes, so that <see cref="AnswerLedger"/> knows

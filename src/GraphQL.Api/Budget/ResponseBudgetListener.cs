@@ -1,15 +1,13 @@
 using GraphQL.Execution;
 using GraphQL.Validation;
 using GraphQLParser.AST;
-using ProtocolBench.Shared.Domain;
 using ProtocolBench.Shared.Domain.Payloads;
-using ProtocolBench.Shared.Hosting;
 
-namespace ProtocolBench.GraphQL.Api;
+namespace ProtocolBench.GraphQL.Api.Budget;
 
 /// <summary>
 /// Reserves the largest possible answer of a validated operation from the <see cref="ResponseBudget"/> before it executes:
-/// the sum over its root fields, with the same sizes REST and gRPC reserve for the same operations.
+/// the sum over its root fields of what their <see cref="Operation"/> can answer, the same sizes REST and gRPC reserve.
 /// </summary>
 internal sealed class ResponseBudgetListener(ResponseBudget budget, PayloadFiles files, HttpContext http) : DocumentExecutionListenerBase
 {
@@ -29,7 +27,7 @@ internal sealed class ResponseBudgetListener(ResponseBudget budget, PayloadFiles
         {
             bytes += selection switch
             {
-                GraphQLField field => SizeOf(field, validation.ArgumentValues?.GetValueOrDefault(field)),
+                GraphQLField field => SizeOf(field, context, validation.ArgumentValues?.GetValueOrDefault(field)),
                 GraphQLInlineFragment inline => SizeOf(inline.SelectionSet, context, validation),
                 GraphQLFragmentSpread spread when Fragment(context.Document, spread) is { } fragment
                     => SizeOf(fragment.SelectionSet, context, validation),
@@ -43,18 +41,12 @@ internal sealed class ResponseBudgetListener(ResponseBudget budget, PayloadFiles
     private static GraphQLFragmentDefinition? Fragment(GraphQLDocument document, GraphQLFragmentSpread spread) =>
         document.Definitions.OfType<GraphQLFragmentDefinition>().FirstOrDefault(f => f.FragmentName.Name.Value == spread.FragmentName.Name.Value);
 
-    private long SizeOf(GraphQLField field, IDictionary<string, ArgumentValue>? arguments)
+    private long SizeOf(GraphQLField field, IExecutionContext context, IDictionary<string, ArgumentValue>? arguments)
     {
-        int? Int(string name) => arguments?.TryGetValue(name, out var value) == true ? value.Value as int? : null;
-        return field.Name.StringValue switch
-        {
-            "clone" => ResponseSize.CloneHeld(arguments?.TryGetValue("text", out var text) == true ? text.Value as string : null, Int("count")),
-            "ints" => ResponseSize.Ints(Int("count")),
-            "textFile" => files.IsAvailable ? ResponseSize.File(files.Text.Length) : 0,
-            "pdf" => files.IsAvailable ? ResponseSize.File(files.Pdf.Length) : 0,
-            "searchAuthors" => ResponseSize.Search(Int("limit")),
-            "authors" => ResponseSize.List(Int("take")),
-            _ => 0,
-        };
+        var root = context.Operation.Operation == OperationType.Mutation ? context.Schema.Mutation : context.Schema.Query;
+        return FieldOperations.OperationOf(root?.GetField(field.Name.Value))?.MostAnswered(new OperationArguments(arguments, ReadArgument), files) ?? 0;
     }
+
+    private static object? ReadArgument(object? arguments, string name) =>
+        ((IDictionary<string, ArgumentValue>?)arguments)?.TryGetValue(name, out var value) == true ? value.Value : null;
 }

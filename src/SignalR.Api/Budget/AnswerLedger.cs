@@ -2,9 +2,8 @@ using System.IO.Pipelines;
 using Microsoft.AspNetCore.Connections.Features;
 using Microsoft.AspNetCore.SignalR;
 using Microsoft.AspNetCore.SignalR.Protocol;
-using ProtocolBench.Shared.Hosting;
 
-namespace ProtocolBench.SignalR.Api;
+namespace ProtocolBench.SignalR.Api.Budget;
 
 /// <summary>
 /// One hub connection's account of its answers: the bytes the hub has written to it, and which answers hold a

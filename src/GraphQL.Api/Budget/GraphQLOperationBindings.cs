@@ -1,0 +1,16 @@
+using GraphQL.Types;
+using ProtocolBench.Shared.Hosting.Operations;
+
+namespace ProtocolBench.GraphQL.Api.Budget;
+
+/// <summary>Every root field of the schema, bound by its metadata (<see cref="FieldOperations.Answers"/>).</summary>
+internal sealed class GraphQLOperationBindings(ISchema schema) : IOperationBindings
+{
+    public IEnumerable<OperationBinding> Read(IEnumerable<Endpoint> endpoints) =>
+        from root in new[] { schema.Query, schema.Mutation }.OfType<IObjectGraphType>()
+        from field in root.Fields
+        select new OperationBinding(
+            $"{root.Name}.{field.Name}",
+            FieldOperations.OperationOf(field),
+            field.Arguments?.Select(a => a.Name).ToList() ?? []);
+}

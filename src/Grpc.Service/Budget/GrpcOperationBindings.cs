@@ -1,0 +1,20 @@
+using System.Reflection;
+using Grpc.AspNetCore.Server;
+using ProtocolBench.Shared.Hosting.Operations;
+using ProtocolBench.V1;
+
+namespace ProtocolBench.Grpc.Service.Budget;
+
+/// <summary>Every method of the project's gRPC services (not health or reflection), bound by its <see cref="OperationAttribute"/>.</summary>
+internal sealed class GrpcOperationBindings : IOperationBindings
+{
+    public IEnumerable<OperationBinding> Read(IEnumerable<Endpoint> endpoints) =>
+        from endpoint in endpoints
+        let method = endpoint.Metadata.GetMetadata<GrpcMethodMetadata>()?.Method
+        let descriptor = ProtocolbenchReflection.Descriptor.Services.FirstOrDefault(s => s.FullName == method?.ServiceName)?.FindMethodByName(method.Name)
+        where descriptor is not null
+        select new OperationBinding(
+            descriptor.FullName,
+            endpoint.Metadata.GetMetadata<OperationAttribute>()?.Operation,
+            descriptor.InputType.Fields.InDeclarationOrder().Select(f => f.Name).ToList());
+}
