@@ -19,6 +19,7 @@ using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using ProtocolBench.Shared.Domain;
 using ProtocolBench.Shared.Domain.Data;
+using ProtocolBench.Shared.Hosting.Budget;
 using ProtocolBench.Shared.Hosting.Operations;
 
 namespace ProtocolBench.Shared.Hosting;

@@ -3,7 +3,7 @@ using System.Text;
 using ProtocolBench.Integration.Tests.Infrastructure;
 using ProtocolBench.Shared.Clients;
 using ProtocolBench.Shared.Domain;
-using ProtocolBench.Shared.Hosting;
+using ProtocolBench.Shared.Hosting.Budget;
 
 namespace ProtocolBench.Integration.Tests;
 
@@ -198,7 +198,7 @@ public sealed class StalledReaderTests(SqliteServices fixture)
     /// Stalled streams on a connection that keeps sending: one of its streams reads the PDF at 160 KB/s, 99 never read. The
     /// connection is alive, so Kestrel ends none of them, and the budget, which saw the connection send, aborted none either:
     /// a reader that reads waited until the slow stream had read its whole PDF (18 to 23 s here; for ever, were it slower).
-    /// Now, while others wait, a connection must send 32 KiB/s for each answer it holds (<c>ResponseBudget.MinBytesPerSecond</c>),
+    /// Now, while others wait, a connection must send 32 KiB/s for each answer it holds (<c>BudgetRules.MinBytesPerSecond</c>),
     /// judged over 2 s (<c>SlowAfter</c>): this one sends 160 KB/s for 100, so its answers are aborted; and the reader, whose
     /// connection holds no reservation, is admitted before the connection's own queued streams (fault table row 72).
     /// </summary>
@@ -209,7 +209,7 @@ public sealed class StalledReaderTests(SqliteServices fixture)
         var (baseUri, method, path, headers, body) = PdfRequest(protocol);
         var client = fixture.Client(protocol, Transport.Https);
         var unloaded = await CallTiming.MedianSecondsAsync(() => client.GetPdfAsync(Token));
-        var allowed = ResponseBudget.SlowAfter.TotalSeconds;
+        var allowed = BudgetRules.SlowAfter.TotalSeconds;
 
         await using var reader = await StalledHttp2Reader.ConnectAsync(baseUri, fixture.ClientOptions.LoadTrustedCertificate(), Token);
         await reader.ReadSlowlyAsync(16 * 1024, method, baseUri, path, headers, body, Token);

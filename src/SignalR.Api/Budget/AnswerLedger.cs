@@ -16,8 +16,8 @@ internal sealed class AnswerLedger : IDisposable
 {
     private readonly Lock _lock = new();
     private readonly long _start;
-    private readonly List<ResponseBudget.Reservation> _written = [];
-    private (object Answer, ResponseBudget.Reservation Reservation)? _expected;
+    private readonly List<Reservation> _written = [];
+    private (object Answer, Reservation Reservation)? _expected;
     private bool _disposed;
 
     private AnswerLedger(HttpContext upgrade)
@@ -51,9 +51,9 @@ internal sealed class AnswerLedger : IDisposable
     /// <paramref name="answer"/>, returned by the hub method, holds <paramref name="reservation"/> until it has been sent. An
     /// answer still expected is replaced: it was never written, and never will be.
     /// </summary>
-    public void Expect(object answer, ResponseBudget.Reservation reservation)
+    public void Expect(object answer, Reservation reservation)
     {
-        ResponseBudget.Reservation? replaced;
+        Reservation? replaced;
         lock (_lock)
         {
             if (_disposed)
@@ -98,7 +98,7 @@ internal sealed class AnswerLedger : IDisposable
 
     private void Release(bool ending)
     {
-        List<ResponseBudget.Reservation> released;
+        List<Reservation> released;
         lock (_lock)
         {
             _disposed |= ending;

@@ -154,7 +154,7 @@ public sealed class ChargeLoggingServices : SqliteServices
 {
     protected override IReadOnlyDictionary<string, string> Settings => new Dictionary<string, string>
     {
-        ["Logging:LogLevel:ProtocolBench.Shared.Hosting.ResponseBudget"] = "Debug",
+        ["Logging:LogLevel:ProtocolBench.Shared.Hosting.Budget.ResponseBudget"] = "Debug",
     };
 }
 

@@ -1,6 +1,6 @@
 using Microsoft.Extensions.Logging;
 
-namespace ProtocolBench.Shared.Hosting;
+namespace ProtocolBench.Shared.Hosting.Budget;
 
 /// <summary>
 /// Gives a burst's memory back once it is over: a second after it is asked (the requests or connections that held the
@@ -14,6 +14,7 @@ public sealed class MemoryReclaimer(ReleasingMemoryPoolFactory buffers, ILogger<
     private static readonly TimeSpan After = TimeSpan.FromSeconds(1);
 
     private int _pending;
+    private long _collectedAt;
 
     /// <summary>Reclaims a second from now; <paramref name="burst"/> says in the log what it followed.</summary>
     public void ReclaimSoon(string burst)
@@ -34,5 +35,20 @@ public sealed class MemoryReclaimer(ReleasingMemoryPoolFactory buffers, ILogger<
                     burst, released >> 20, before >> 20, Environment.WorkingSet >> 20);
             },
             TaskScheduler.Default);
+    }
+
+    /// <summary>
+    /// An aborted answer is garbage at once, and its place goes to another that is built at once: without a collection, a
+    /// stream of stalled requests would pile answers up faster than the GC's own schedule frees them. One every
+    /// <see cref="BudgetRules.StallAfter"/> at most.
+    /// </summary>
+    public void CollectAborted()
+    {
+        var last = Volatile.Read(ref _collectedAt);
+        var now = Environment.TickCount64;
+        if (now - last >= BudgetRules.StallAfter.TotalMilliseconds && Interlocked.CompareExchange(ref _collectedAt, now, last) == last)
+        {
+            ThreadPool.QueueUserWorkItem(_ => GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: false));
+        }
     }
 }

@@ -2,7 +2,7 @@ using System.Buffers;
 using System.Collections.Concurrent;
 using Microsoft.AspNetCore.Connections;
 
-namespace ProtocolBench.Shared.Hosting;
+namespace ProtocolBench.Shared.Hosting.Budget;
 
 /// <summary>
 /// Kestrel's buffers, from a pool that gives its idle blocks back when asked. Kestrel's own pool keeps every 4 KiB block

@@ -4,7 +4,7 @@ using System.Runtime.InteropServices;
 using Microsoft.AspNetCore.Connections.Features;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 
-namespace ProtocolBench.Shared.Hosting;
+namespace ProtocolBench.Shared.Hosting.Budget;
 
 /// <summary>
 /// How far a connection's answers have gone, two ways. <see cref="BytesWritten"/>: the bytes handed to its transport, counted

@@ -2,7 +2,7 @@ using System.IO.Pipelines;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
 
-namespace ProtocolBench.Shared.Hosting;
+namespace ProtocolBench.Shared.Hosting.Budget;
 
 /// <summary>
 /// Whether one response's own writes move: since when its pending write or flush has waited for its reader, and for how
