@@ -1,9 +1,8 @@
-#:project ../src/Shared.Hosting/Shared.Hosting.csproj
+#:project ../src/Shared.Domain/Shared.Domain.csproj
 // Makes the project's HTTPS certificate with the same code the benchmark command uses:
 //   dotnet run certs/make-cert.cs [-- --force] [-- --dir PATH] [-- --name server.lan --name 192.168.1.20]
 // --name adds a host name or address to localhost, 127.0.0.1 and ::1 (for serving another machine).
 using ProtocolBench.Shared.Domain;
-using ProtocolBench.Shared.Hosting;
 
 var force = args.Contains("--force");
 var dirIndex = Array.IndexOf(args, "--dir");

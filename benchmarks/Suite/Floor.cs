@@ -1,7 +1,7 @@
 using System.Net;
 using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Hosting;
+using ProtocolBench.Shared.Domain;
 
 namespace ProtocolBench.Benchmarks.Suite;
 
@@ -13,7 +13,7 @@ namespace ProtocolBench.Benchmarks.Suite;
 /// </summary>
 public class Floor : ProtocolBenchmark
 {
-    private static readonly byte[] Expected = ServiceDefaults.BaselineBody;
+    private static readonly byte[] Expected = Floors.BaselineBody;
     private readonly WireCounter _wire = new();
     private HttpClient _http = null!;
 

@@ -48,8 +48,6 @@ public static class GraphQLApiExtensions
 
     public static WebApplication MapGraphQLApi(this WebApplication app)
     {
-        // Failures outside the GraphQL executer (HTTP layer): a bare 500 in every environment, never a developer page.
-        app.UseExceptionHandler();
         app.UseServiceDefaults();
         var endpoint = app.Services.GetRequiredService<GraphQLEndpoint>();
         app.MapPost(GraphQLEndpoint.Path, (RequestDelegate)endpoint.PostAsync);

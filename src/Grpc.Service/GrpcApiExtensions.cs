@@ -75,7 +75,7 @@ public static class GrpcApiExtensions
 
     public static WebApplication MapGrpcApi(this WebApplication app)
     {
-        app.UseResponseBudget();
+        app.UseGrpcServiceDefaults();
         app.MapGrpcService<PayloadsService>();
         app.MapGrpcService<AuthorsService>();
         app.MapGrpcService<ShapesService>();

@@ -63,8 +63,6 @@ public static class RestApiExtensions
 
     public static WebApplication MapRestApi(this WebApplication app)
     {
-        // No developer exception page in any environment: a client never sees a stack trace.
-        app.UseExceptionHandler();
         app.UseServiceDefaults();
         // QueryStrings' two rules before MVC binds anything; a query string that is not UTF-8 reads like any invalid argument.
         app.Use(async (context, next) =>

@@ -10,8 +10,8 @@ namespace ProtocolBench.Shared.Hosting;
 
 /// <summary>
 /// The loopback limit the binary files' cells are held against: a plain TCP socket, with no HTTP and no framing, that
-/// answers each byte it receives with a payload file's bytes (<see cref="TextFile"/>: the text file, <see cref="PdfFile"/>:
-/// the PDF). The benchmark times moving the same bytes between the same cores over the same link, without any protocol.
+/// answers each byte it receives with a payload file's bytes (<see cref="Floors.SendTextFile"/>: the text file,
+/// <see cref="Floors.SendPdf"/>: the PDF). The benchmark times moving the same bytes between the same cores over the same link, without any protocol.
 /// It listens only when Endpoints:SenderPort is set (the benchmark command asks the REST service for it), on the
 /// service's address, and the ready line announces its port.
 /// Written by hand: it is the absence of a protocol, which no library offers.
@@ -24,8 +24,6 @@ namespace ProtocolBench.Shared.Hosting;
 /// </summary>
 public sealed class LoopbackSender(PayloadFiles files, IOptions<EndpointOptions> endpoints, IConfiguration configuration) : IHostedService
 {
-    public const byte TextFile = (byte)'t';
-    public const byte PdfFile = (byte)'p';
     private const int MaxConnections = 8;
 
     /// <summary>
@@ -156,8 +154,8 @@ public sealed class LoopbackSender(PayloadFiles files, IOptions<EndpointOptions>
 
                 var file = request[0] switch
                 {
-                    TextFile => files.Text,
-                    PdfFile => files.Pdf,
+                    Floors.SendTextFile => files.Text,
+                    Floors.SendPdf => files.Pdf,
                     _ => null,
                 };
                 if (file is null)

@@ -1,16 +1,13 @@
 using System.IO.Compression;
 using System.Net;
-using System.Text.Json;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Connections;
-using Microsoft.AspNetCore.Diagnostics.HealthChecks;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Timeouts;
 using Microsoft.AspNetCore.ResponseCompression;
-using Microsoft.AspNetCore.Routing;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
@@ -109,14 +106,17 @@ public static class ServiceDefaults
         TimeSpan.FromSeconds(configuration.GetValue("Requests:TimeoutSeconds", 30));
 
     /// <summary>
-    /// Middleware every HTTP service runs first: response compression when enabled, 4xx for malformed framing, the
-    /// server-side request timeout and the response budget.
+    /// Middleware every service runs first, in this order: the exception handler (no developer exception page in any
+    /// environment: a client never sees a stack trace), response compression when enabled, 4xx for malformed framing, the
+    /// server-side request timeout and the response budget. gRPC runs its variant, <see cref="UseGrpcServiceDefaults"/>.
     /// </summary>
     public static WebApplication UseServiceDefaults(this WebApplication app)
     {
+        app.UseExceptionHandler();
         if (CompressionOptions.IsEnabled(app.Configuration))
         {
-            // Outermost, so that everything after it (the budget counts the uncompressed size) writes through it.
+            // Outermost but for the exception handler, so that everything after it (the budget counts the uncompressed
+            // size) writes through it.
             app.UseResponseCompression();
         }
 
@@ -126,22 +126,20 @@ public static class ServiceDefaults
         return app;
     }
 
-    /// <summary>How long an idle connection stays open: Kestrel's keep-alive, and the loopback sender's.</summary>
-    public static readonly TimeSpan KeepAliveTimeout = TimeSpan.FromSeconds(130);
-
-    /// <summary>The fixed bytes GET /baseline returns: the transport floor every protocol's numbers sit on.</summary>
-    public static readonly byte[] BaselineBody = "protocolbench-baseline\n"u8.ToArray();
-
     /// <summary>
-    /// GET /healthz: 200 when the database and payload files are available, 503 otherwise.
-    /// GET /baseline: fixed bytes with no work behind them, so the benchmark can show the round-trip floor of each transport.
+    /// gRPC's variant of <see cref="UseServiceDefaults"/>: the response budget alone. grpc-dotnet answers every failure,
+    /// a malformed message too, with a status in the trailers, never an HTTP error page or a problem body; it compresses
+    /// each message itself (grpc-encoding, Compression:Enabled); and a call is bounded by its deadline
+    /// (Grpc:MaxCallDuration), where the request timeout would also cut its server streams.
     /// </summary>
-    public static IEndpointRouteBuilder MapServiceHealth(this IEndpointRouteBuilder app)
+    public static WebApplication UseGrpcServiceDefaults(this WebApplication app)
     {
-        app.MapHealthChecks("/healthz", new HealthCheckOptions { ResponseWriter = WriteHealthAsync });
-        app.MapGet("/baseline", () => Results.Bytes(BaselineBody, "text/plain"));
+        app.UseResponseBudget();
         return app;
     }
+
+    /// <summary>How long an idle connection stays open: Kestrel's keep-alive, and the loopback sender's.</summary>
+    public static readonly TimeSpan KeepAliveTimeout = TimeSpan.FromSeconds(130);
 
     /// <summary>
     /// Checks that every endpoint is bound to an operation (<see cref="ServedOperations"/>), initializes the database,
@@ -230,52 +228,4 @@ public static class ServiceDefaults
         HttpProtocols.Http1 => "http/1.1",
         _ => protocols.ToString(),
     };
-
-    private static Task WriteHealthAsync(HttpContext context, Microsoft.Extensions.Diagnostics.HealthChecks.HealthReport report)
-    {
-        context.Response.ContentType = "application/json";
-        return context.Response.WriteAsync(JsonSerializer.Serialize(new
-        {
-            status = report.Status.ToString(),
-            checks = report.Entries.ToDictionary(e => e.Key, e => new { status = e.Value.Status.ToString(), description = e.Value.Description }),
-        }));
-    }
-}
-
-/// <summary>
-/// With <c>Lifeline=stdin</c> the service stops when its standard input closes. The launcher holds the other end, so the
-/// services exit even if the launcher is killed with SIGKILL and never gets to stop them.
-/// </summary>
-internal sealed class StdinLifeline(IConfiguration configuration, IHostApplicationLifetime lifetime) : IHostedService
-{
-    public Task StartAsync(CancellationToken cancellationToken)
-    {
-        if (string.Equals(configuration["Lifeline"], "stdin", StringComparison.OrdinalIgnoreCase))
-        {
-            // A thread of its own: reading stdin blocks, and on a service pinned to one core a blocked thread-pool
-            // thread starves the pool until it injects another (requests stalled ~1 s in the paced study).
-            new Thread(WaitForStdinToClose) { IsBackground = true, Name = "stdin lifeline" }.Start();
-        }
-
-        return Task.CompletedTask;
-    }
-
-    public Task StopAsync(CancellationToken cancellationToken) => Task.CompletedTask;
-
-    private void WaitForStdinToClose()
-    {
-        using var stdin = Console.OpenStandardInput();
-        var buffer = new byte[64];
-        try
-        {
-            while (stdin.Read(buffer) > 0)
-            {
-            }
-        }
-        catch (IOException)
-        {
-        }
-
-        lifetime.StopApplication();
-    }
 }

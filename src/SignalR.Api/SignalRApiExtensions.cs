@@ -47,8 +47,6 @@ public static class SignalRApiExtensions
 
     public static WebApplication MapSignalRApi(this WebApplication app)
     {
-        // No developer exception page in any environment: a client never sees a stack trace.
-        app.UseExceptionHandler();
         app.UseServiceDefaults();
         app.UseWebSockets();
         // WebSockets only, and no negotiate round trip: the client connects straight to ws(s)://host:port/hub. The socket

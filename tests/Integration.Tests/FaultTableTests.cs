@@ -7,7 +7,7 @@ using Grpc.Net.Client;
 using ProtocolBench.Lab;
 using ProtocolBench.Integration.Tests.Infrastructure;
 using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Hosting;
+using ProtocolBench.Shared.Domain;
 
 namespace ProtocolBench.Integration.Tests;
 

@@ -2,6 +2,7 @@ using System.Net.Sockets;
 using ProtocolBench.Integration.Tests.Infrastructure;
 using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Shared.Clients;
+using ProtocolBench.Shared.Domain;
 using ProtocolBench.Shared.Hosting;
 
 namespace ProtocolBench.Integration.Tests;
@@ -77,7 +78,7 @@ public sealed class LoopbackSenderTests(SqliteServices fixture)
                 await socket.ConnectAsync(fixture.Addresses.Host, Port, Token);
                 if (holders == "pdf unread")
                 {
-                    await socket.SendAsync(new[] { LoopbackSender.PdfFile }, SocketFlags.None, Token);
+                    await socket.SendAsync(new[] { Floors.SendPdf }, SocketFlags.None, Token);
                 }
             }
 

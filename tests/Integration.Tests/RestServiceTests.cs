@@ -7,7 +7,7 @@ using ProtocolBench.Integration.Tests.Infrastructure;
 using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Shared.Clients;
 using ProtocolBench.Shared.Domain.Payloads;
-using ProtocolBench.Shared.Hosting;
+using ProtocolBench.Shared.Domain;
 
 namespace ProtocolBench.Integration.Tests;
 

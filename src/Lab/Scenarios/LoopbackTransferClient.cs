@@ -1,9 +1,9 @@
 using System.Net.Sockets;
 using ProtocolBench.Shared.Clients;
+using ProtocolBench.Shared.Domain;
 using ProtocolBench.Shared.Domain.Authors;
 using ProtocolBench.Shared.Domain.Payloads;
 using ProtocolBench.Shared.Domain.Shapes;
-using ProtocolBench.Shared.Hosting;
 
 namespace ProtocolBench.Lab.Scenarios;
 
@@ -16,8 +16,8 @@ namespace ProtocolBench.Lab.Scenarios;
 /// <param name="files">The files the sender serves, for their lengths; by default the catalogue's.</param>
 public sealed class LoopbackTransferClient(string host, int port, TimeSpan timeout, PayloadFiles? files = null) : ILibraryOperations
 {
-    private static readonly byte[] TextRequest = [LoopbackSender.TextFile];
-    private static readonly byte[] PdfRequest = [LoopbackSender.PdfFile];
+    private static readonly byte[] TextRequest = [Floors.SendTextFile];
+    private static readonly byte[] PdfRequest = [Floors.SendPdf];
     private readonly SemaphoreSlim _oneAtATime = new(1);
     private NetworkStream? _connection;
 

@@ -2,8 +2,8 @@ using System.Collections.Concurrent;
 using ProtocolBench.Lab.CommandLine;
 using ProtocolBench.Lab.Network;
 using ProtocolBench.Shared.Clients;
+using ProtocolBench.Shared.Domain;
 using ProtocolBench.Shared.Domain.Data;
-using ProtocolBench.Shared.Hosting;
 
 namespace ProtocolBench.Lab.Services;
 

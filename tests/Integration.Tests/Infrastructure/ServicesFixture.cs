@@ -3,7 +3,7 @@ using Npgsql;
 using ProtocolBench.Shared.Clients;
 using ProtocolBench.Lab.Services;
 using ProtocolBench.Shared.Domain.Data;
-using ProtocolBench.Shared.Hosting;
+using ProtocolBench.Shared.Domain;
 
 namespace ProtocolBench.Integration.Tests.Infrastructure;
 

@@ -1,9 +1,8 @@
 using System.Net;
 using System.Security.Cryptography;
 using System.Security.Cryptography.X509Certificates;
-using ProtocolBench.Shared.Domain;
 
-namespace ProtocolBench.Shared.Hosting;
+namespace ProtocolBench.Shared.Domain;
 
 /// <summary>
 /// The project's self-signed HTTPS certificate: SAN localhost, 127.0.0.1 and ::1. Made on the user's machine

@@ -1,0 +1,20 @@
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using ProtocolBench.Shared.Domain.Payloads;
+using ProtocolBench.Shared.Hosting.Health;
+
+namespace ProtocolBench.Shared.Hosting;
+
+public static class PayloadFilesExtensions
+{
+    /// <summary>The payload files, read once at start, their health check, and the loopback sender of their bytes (off unless Endpoints:SenderPort is set).</summary>
+    public static IHostApplicationBuilder AddPayloadFiles(this IHostApplicationBuilder builder)
+    {
+        builder.Services.AddSingleton(_ => PayloadFiles.Load(builder.Configuration["Payloads:Directory"]));
+        builder.Services.AddSingleton<LoopbackSender>();
+        builder.Services.AddHostedService(services => services.GetRequiredService<LoopbackSender>());
+        builder.Services.AddHealthChecks()
+            .AddCheck<PayloadFilesHealthCheck>("payload-files", tags: ["ready"]);
+        return builder;
+    }
+}
