@@ -181,7 +181,7 @@ public sealed record BenchOptions
 
         if (kind == JobKind.Smoke || (kind != JobKind.Default && minimum is null && maximum is null))
         {
-            return RoundDesign.Fixed(BenchConfig.DefaultRounds(kind));
+            return RoundDesign.Fixed(SuiteJob.DefaultRounds(kind));
         }
 
         var design = new RoundDesign(minimum ?? Math.Min(RoundDesign.Default.Minimum, maximum ?? int.MaxValue), maximum ?? Math.Max(RoundDesign.Default.Maximum, minimum ?? 0));

@@ -53,7 +53,7 @@ public static class BenchmarkCommand
         var common = options.Common;
         var external = common.External is not null;
         var pinning = common.Pinning;
-        var (arguments, problem) = BenchmarkDotNetArguments.Parse(options, ManualConfig.CreateEmpty().AddJob(BenchConfig.SuiteJob(options.Job, pinning.ClientMask)));
+        var (arguments, problem) = BenchmarkDotNetArguments.Parse(options, ManualConfig.CreateEmpty().AddJob(SuiteJob.Of(options.Job, pinning.ClientMask)));
         if (arguments is null)
         {
             await Console.Error.WriteLineAsync($"{problem} See --help.");
@@ -115,7 +115,7 @@ public static class BenchmarkCommand
             var run = new BenchmarkRun
             {
                 Id = runId,
-                Job = BenchConfig.Describe(options.Job),
+                Job = SuiteJob.Describe(options.Job),
                 Database = session.DatabaseSetup ?? "whatever the external services use",
                 Services = session.Description,
                 Pinning = pinning.Apply(),
@@ -159,7 +159,7 @@ public static class BenchmarkCommand
 
         // A cell the interruption kept from running is not measured in that round, not failed.
         var reached = measured.Rounds.SelectMany(r => r.Results).Where(r => !measured.Unreached.Contains(r.Case)).ToList();
-        var cells = Cells(reached.Where(r => Cell.HasProtocol(r.Case)), measured.Wire);
+        var cells = Cells(reached.Where(r => Cell.HasProtocol(r.Case)));
         var domainFloors = ByScenario(reached.Where(r => Cell.IsDomainFloor(r.Case)), (scenario, rounds) => new DomainFloorResult(scenario, rounds));
         var transfers = ByScenario(reached.Where(r => Cell.IsLoopbackTransfer(r.Case)), (scenario, rounds) => new TransferResult(scenario, rounds));
         var runFile = new RunFile(run, cells, domainFloors, transfers);
@@ -187,14 +187,14 @@ public static class BenchmarkCommand
         return checks.Conclude(cells.Count, domainFloors.Count, transfers.Count, run.Interrupted is not null);
     }
 
-    /// <summary>Each cell's results of every round, joined by scenario, protocol and transport.</summary>
-    public static List<CellResult> Cells(IEnumerable<(BenchmarkCase Case, RoundResult Result)> results, WireTally? wire) =>
+    /// <summary>Each cell's results of every round, joined by scenario, protocol and transport; its wire bytes the last round's.</summary>
+    public static List<CellResult> Cells(IEnumerable<(BenchmarkCase Case, RoundResult Result)> results) =>
         results
             .GroupBy(x => (Cell.ScenarioOf(x.Case), Cell.ProtocolOf(x.Case), Cell.TransportOf(x.Case)))
             .Select(g => new CellResult(
                 g.Key.Item1, g.Key.Item2, g.Key.Item3,
                 [.. g.Select(x => x.Result).OrderBy(r => r.Round)],
-                wire?.Find(g.Key.Item1, g.Key.Item2, g.Key.Item3)))
+                g.Select(x => x.Result).OrderBy(r => r.Round).LastOrDefault(r => r.Wire is not null)?.Wire))
             .ToList();
 
     /// <summary>Each domain floor's or loopback transfer's results of every round, joined by scenario.</summary>

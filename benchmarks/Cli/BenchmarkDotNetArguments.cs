@@ -18,7 +18,7 @@ public sealed partial class BenchmarkDotNetArguments
     private BenchmarkDotNetArguments(IConfig parsed) => _parsed = parsed;
 
     /// <param name="options">The command's options; without a filter of their own every benchmark is selected.</param>
-    /// <param name="suite">A configuration holding the suite's job (<see cref="Config.BenchConfig.SuiteJob"/>), which the job options change.</param>
+    /// <param name="suite">A configuration holding the suite's job (<see cref="Config.SuiteJob.Of"/>), which the job options change.</param>
     public static (BenchmarkDotNetArguments? Arguments, string? Problem) Parse(BenchOptions options, IConfig suite)
     {
         var log = new AccumulationLogger();

@@ -1,15 +1,14 @@
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
 using ProtocolBench.Benchmarks.Reporting;
-using ProtocolBench.Benchmarks.Suite;
 
 namespace ProtocolBench.Benchmarks.Cli;
 
 /// <summary>
-/// What the rounds measured: each round's results, the bytes on the wire per cell, how long each restart took (s), and
+/// What the rounds measured: each round's results (times, server cost and wire bytes alike), how long each restart took (s), and
 /// the cells an interruption kept from being measured (their reports are failures, not results).
 /// </summary>
-public sealed record MeasuredRounds(IReadOnlyList<MeasuredRound> Rounds, WireTally Wire, IReadOnlyList<double> Restarts, IReadOnlySet<BenchmarkCase> Unreached);
+public sealed record MeasuredRounds(IReadOnlyList<MeasuredRound> Rounds, IReadOnlyList<double> Restarts, IReadOnlySet<BenchmarkCase> Unreached);
 
 /// <summary>
 /// One round as the report reads it: each case's result, BenchmarkDotNet's report files (relative to the results

@@ -24,11 +24,12 @@ public sealed class RoundRunner(
     BenchOptions options, BenchmarkDotNetArguments arguments, ServiceSession session, SuiteRun suite, long? clientMask, string results, Interruption interruption)
 {
     private readonly ServerCostDiagnoser _cost = new(session.Meter);
+    private readonly WireBytesDiagnoser _wire = new(suite.Wire);
 
     public async Task<MeasuredRounds> RunAsync()
     {
         var design = options.Design;
-        var progress = new ProgressReporter(suite.Wire, design, () => interruption.Requested);
+        var progress = new ProgressReporter(design, () => interruption.Requested);
         var random = new Random(options.Seed);
         var rounds = new List<MeasuredRound>();
         var restarts = new List<double>();
@@ -122,7 +123,7 @@ public sealed class RoundRunner(
             }
         }
 
-        return new MeasuredRounds(rounds, suite.Wire, restarts, progress.Unreached);
+        return new MeasuredRounds(rounds, restarts, progress.Unreached);
     }
 
     /// <summary>What a round measures: the cells of its open rows; a domain floor or loopback transfer while a row of its scenario is open (or up to the minimum).</summary>
@@ -140,20 +141,20 @@ public sealed class RoundRunner(
     private static List<((Scenario, Transport) Row, int Rounds, bool Settled, bool CouldDecide)> Look(
         RoundDesign design, IEnumerable<MeasuredRound> rounds, IEnumerable<(Scenario, Transport)> open)
     {
-        var results = new ResultSet(BenchmarkCommand.Cells(rounds.SelectMany(r => r.Results).Where(r => Cell.HasProtocol(r.Case)), null), [], [], design);
+        var results = new ResultSet(BenchmarkCommand.Cells(rounds.SelectMany(r => r.Results).Where(r => Cell.HasProtocol(r.Case))), [], [], design);
         return [.. open.Select(row => results.RankingOf(row.Item1, row.Item2) is { } ranking
             ? (row, ranking.Rounds, ranking.Ranking.Settled, ranking.CouldDecide)
             : (row, design.Maximum, false, false))];
     }
 
     private IConfig RoundConfig(string folder, Random random, ProgressReporter progress, bool allocations) =>
-        arguments.Apply(BenchConfig.Create(options, folder, clientMask, suite.Wire, new InterleavedOrderer(random), progress, allocations, _cost));
+        arguments.Apply(BenchConfig.Create(options.Job, options.Verbose, folder, clientMask, new InterleavedOrderer(random), progress, _wire, allocations, _cost));
 
-    /// <summary>One round as BenchmarkSwitcher would run it, with each cell's iterations sized (<see cref="BenchConfig.SizeIterations"/>).</summary>
+    /// <summary>One round as BenchmarkSwitcher would run it, with each cell's iterations sized (<see cref="SuiteJob.SizeIterations"/>).</summary>
     private static List<Summary> RunRound(Type[] types, IConfig config, IReadOnlyDictionary<string, double> perCall, Func<BenchmarkCase, bool> measures)
     {
         var plan = types
-            .Select(type => BenchConfig.SizeIterations(BenchmarkConverter.TypeToBenchmarks(type, config), perCall, measures))
+            .Select(type => SuiteJob.SizeIterations(BenchmarkConverter.TypeToBenchmarks(type, config), perCall, measures))
             .Where(info => info.BenchmarksCases.Length > 0)
             .ToArray();
         return plan.Length == 0 ? [] : [.. BenchmarkRunner.Run(plan)];

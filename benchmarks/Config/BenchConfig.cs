@@ -1,7 +1,6 @@
 using BenchmarkDotNet.Columns;
 using BenchmarkDotNet.Configs;
 using BenchmarkDotNet.Diagnosers;
-using BenchmarkDotNet.Engines;
 using BenchmarkDotNet.Exporters;
 using BenchmarkDotNet.Exporters.Csv;
 using BenchmarkDotNet.Exporters.Json;
@@ -10,17 +9,15 @@ using BenchmarkDotNet.Loggers;
 using BenchmarkDotNet.Order;
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
-using BenchmarkDotNet.Toolchains.InProcess.Emit;
 using BenchmarkDotNet.Validators;
 using Perfolizer.Horology;
 using BenchmarkDotNet.Filters;
-using ProtocolBench.Benchmarks.Cli;
 using ProtocolBench.Benchmarks.Suite;
 using ProtocolBench.Lab;
 
 namespace ProtocolBench.Benchmarks.Config;
 
-/// <summary>The one configuration of the suite: job, columns, exporters, toolchain.</summary>
+/// <summary>The one configuration of the suite: its job (<see cref="SuiteJob"/>), columns, diagnosers, exporters.</summary>
 public static class BenchConfig
 {
     /// <param name="allocations">
@@ -28,12 +25,13 @@ public static class BenchConfig
     /// do not change from round to round, so the command asks for them in the first round only.
     /// </param>
     /// <param name="cost">Reads the services' cost per operation (server CPU and allocations, client CPU); null: not measured.</param>
+    /// <param name="wire">Puts each cell's bytes on the wire in its report.</param>
     public static IConfig Create(
-        BenchOptions options, string resultsDirectory, long? affinity, WireTally wire, IOrderer orderer, ProgressReporter progress, bool allocations = true,
-        ServerCostDiagnoser? cost = null)
+        JobKind job, bool verbose, string resultsDirectory, long? affinity, IOrderer orderer, ProgressReporter progress, WireBytesDiagnoser wire,
+        bool allocations = true, ServerCostDiagnoser? cost = null)
     {
         var config = ManualConfig.CreateEmpty()
-            .AddJob(SuiteJob(options.Job, affinity))
+            .AddJob(SuiteJob.Of(job, affinity))
             .AddColumnProvider(DefaultColumnProviders.Descriptor, DefaultColumnProviders.Params, DefaultColumnProviders.Metrics)
             .AddColumn(
                 StatisticColumn.Median,
@@ -41,8 +39,7 @@ public static class BenchConfig
                 StatisticColumn.P95,
                 StatisticColumn.StdDev,
                 StatisticColumn.Iterations,
-                RatioToRestHttpColumn.Instance,
-                new WireBytesColumn(wire))
+                RatioToRestHttpColumn.Instance)
             .AddExporter(HtmlExporter.Default, MarkdownExporter.GitHub, CsvExporter.Default, JsonExporter.Full)
             .AddValidator(JitOptimizationsValidator.FailOnError, BaselineValidator.FailOnError, SetupCleanupValidator.FailOnError,
                 ParamsValidator.FailOnError, DeferredExecutionValidator.FailOnError)
@@ -55,6 +52,7 @@ public static class BenchConfig
             .AddFilter(new SimpleFilter(c => !Cell.IsLoopbackTransfer(c) || LoopbackTransfer.IsAvailable))
             .AddEventProcessor(progress)
             .WithArtifactsPath(resultsDirectory);
+        config.AddDiagnoser(wire);
         if (allocations)
         {
             config.AddDiagnoser(new MemoryDiagnoser(new MemoryDiagnoserConfig(displayGenColumns: false)));
@@ -65,97 +63,10 @@ public static class BenchConfig
             config.AddDiagnoser(cost);
         }
 
-        config.AddLogger(options.Verbose ? ConsoleLogger.Default : new ErrorsOnlyConsoleLogger(() => progress.Interrupted));
+        config.AddLogger(verbose ? ConsoleLogger.Default : new ErrorsOnlyConsoleLogger(() => progress.Interrupted));
         return config;
-    }
-
-    /// <summary>The job of every round, marked default so that BenchmarkDotNet's job options (--iterationCount, ...) change it.</summary>
-    public static Job SuiteJob(JobKind kind, long? affinity)
-    {
-        var job = CreateJob(kind)
-            // In-process: the services are separate processes started once by this program, which must own their
-            // lifetime (stop on Ctrl+C, SIGTERM, failure) and share the wire-byte tallies with the report columns.
-            // A child process per case (BenchmarkDotNet's default) would have neither, and would build a project per run.
-            .WithToolchain(new InProcessEmitToolchain(TimeSpan.FromMinutes(15), logOutput: true))
-            .AsDefault();
-        return affinity is { } mask ? job.WithAffinity((nint)mask) : job;
-    }
-
-    public static Job CreateJob(JobKind kind) => kind switch
-    {
-        JobKind.Default => Round("Round"),
-        // The default job's round; the job differs in its rounds (BenchConfig.DefaultRounds).
-        JobKind.Short => Round("ShortRound"),
-        JobKind.Medium => new Job("MediumRun", Job.MediumRun).WithUnrollFactor(1),
-        JobKind.Long => new Job("LongRun", Job.LongRun).WithUnrollFactor(1),
-        // Every cell once: one invocation, no pilot, no warm-up beyond the connection warm-up in GlobalSetup.
-        _ => new Job("Smoke")
-            .WithStrategy(RunStrategy.ColdStart)
-            .WithLaunchCount(1)
-            .WithWarmupCount(0)
-            .WithIterationCount(1)
-            .WithInvocationCount(1)
-            .WithUnrollFactor(1),
-    };
-
-    /// <summary>
-    /// One round of the default and short jobs: short, because the run's verdicts come from the spread between rounds (each
-    /// round a fresh ordering), not from many iterations in one.
-    /// </summary>
-    private static Job Round(string id) => new Job(id)
-        // Three iterations, not five: a cell's round-to-round noise (7.5 % at five) is mostly not its iterations' (2.5 %),
-        // and a Payloads run with three took 19 % less time for 12 % more noise (docs/methodology.md, "Three iterations a round").
-        .WithWarmupCount(1)
-        .WithIterationCount(3)
-        .WithIterationTime(TimeInterval.FromMilliseconds(100))
-        // No overhead stage: the operations take 60 µs – 100 ms, the empty call's few nanoseconds do not matter.
-        .WithEvaluateOverhead(false)
-        .WithUnrollFactor(1)
-        .WithLaunchCount(1);
-
-    /// <summary>
-    /// Each cell's invocations per iteration from its median time per call in the round before (in the first round: in
-    /// the warm-up's timing pass), in place of BenchmarkDotNet's pilot stage, for jobs that name an iteration time and no
-    /// invocation count. On this noisy machine the pilot wandered for up to a second per cell and now and then settled on
-    /// iterations of 5 ms instead of 120. A cell with no time yet (the transport floor in the first round) keeps the pilot.
-    /// </summary>
-    /// <param name="measures">Which cases this round measures (the open rows of a sequential design); null: all.</param>
-    public static BenchmarkRunInfo SizeIterations(BenchmarkRunInfo info, IReadOnlyDictionary<string, double> perCall, Func<BenchmarkCase, bool>? measures = null)
-    {
-        var cases = info.BenchmarksCases.Where(measures ?? (_ => true)).Select(c =>
-        {
-            var job = c.Job;
-            if (job.Run.HasValue(BenchmarkDotNet.Jobs.RunMode.InvocationCountCharacteristic) || !job.Run.HasValue(BenchmarkDotNet.Jobs.RunMode.IterationTimeCharacteristic) ||
-                !perCall.TryGetValue(Cell.Id(c), out var time) || !(time > 0))
-            {
-                return c;
-            }
-
-            var invocations = (int)Math.Clamp(Math.Round(job.Run.IterationTime.Nanoseconds / time), 1, 1_000_000);
-            return BenchmarkCase.Create(c.Descriptor, new Job(job.Id, job).WithInvocationCount(invocations).Freeze(), c.Parameters, c.Config);
-        });
-        return new BenchmarkRunInfo([.. cases], info.Type, info.Config);
     }
 
     /// <summary>How long each selected cell is called to warm freshly started services up (ServiceWarmup).</summary>
     public static readonly TimeSpan WarmupPerCell = TimeSpan.FromMilliseconds(100);
-
-    /// <summary>How many rounds a job runs unless --rounds says otherwise (the default job: at most, rows stopping when settled).</summary>
-    public static int DefaultRounds(JobKind kind) => kind switch
-    {
-        JobKind.Default => RoundDesign.Default.Maximum,
-        // The quick pass: two rounds give each pair an interval (the row's noise has k − 1 degrees of freedom).
-        JobKind.Short => 2,
-        JobKind.Smoke => 1,
-        _ => 3,
-    };
-
-    public static string Describe(JobKind kind) => kind switch
-    {
-        JobKind.Default => "1 warm-up + 3 measured iterations of ~100 ms per cell",
-        JobKind.Short => "1 warm-up + 3 measured iterations of ~100 ms per cell",
-        JobKind.Medium => "BenchmarkDotNet's MediumRun preset (2 launches × 15 iterations) per cell",
-        JobKind.Long => "BenchmarkDotNet's LongRun preset (3 launches × 100 iterations) per cell",
-        _ => "every cell once (1 invocation, no statistics)",
-    };
 }

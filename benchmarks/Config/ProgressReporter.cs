@@ -14,7 +14,7 @@ namespace ProtocolBench.Benchmarks.Config;
 /// measured to the maximum. One instance for the run; <see cref="StartRound"/> before each round. A cell that ends
 /// failed after Ctrl+C or SIGTERM was not reached: it is listed in <see cref="Unreached"/>, not counted as failed.
 /// </summary>
-public sealed class ProgressReporter(WireTally wire, RoundDesign design, Func<bool> interrupted) : EventProcessor
+public sealed class ProgressReporter(RoundDesign design, Func<bool> interrupted) : EventProcessor
 {
     private readonly Stopwatch _run = new();
     private readonly Stopwatch _cell = new();
@@ -73,7 +73,7 @@ public sealed class ProgressReporter(WireTally wire, RoundDesign design, Func<bo
         string outcome;
         if (report.Success && report.ResultStatistics is { } stats)
         {
-            var bytes = wire.Find(benchmarkCase) is { } w ? $"{w.TotalPerOp,12:N0} B/op" : "";
+            var bytes = WireBytesDiagnoser.WireOf(report) is { } w ? $"{w.TotalPerOp,12:N0} B/op" : "";
             outcome = $"median {Format.Time(stats.Median),10}  {bytes}";
         }
         else if (interrupted())

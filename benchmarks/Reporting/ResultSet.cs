@@ -1,4 +1,5 @@
 using ProtocolBench.Lab;
+using ProtocolBench.Lab.Costs;
 using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Shared.Clients;
 
@@ -114,15 +115,8 @@ public sealed class ResultSet(
         return rounds.Count == 0 ? null : Design.Paired([.. rounds.Select(r => r.OfRest)], [.. rounds.Select(r => r.OfCell)]);
     }
 
-    /// <summary>
-    /// The services' CPU time over every reading of the run, by their runtimes' account and by the kernel's over the same
-    /// windows (the check), in seconds, and how many readings.
-    /// </summary>
-    public (double Runtime, double Kernel, int Readings) CpuAccounts()
-    {
-        var costs = Cells.Cast<Timed>().Concat(Transfers).SelectMany(t => t.Costs).Where(c => double.IsFinite(c.KernelCpuMicros)).ToList();
-        return (costs.Sum(c => c.ServerCpuMicros * c.Operations) / 1e6, costs.Sum(c => c.KernelCpuMicros * c.Operations) / 1e6, costs.Count);
-    }
+    /// <summary>Every reading of the services' cost this run took: the cells' and the loopback transfers'.</summary>
+    public IEnumerable<CostPerOp> CostReadings() => Cells.Cast<Timed>().Concat(Transfers).SelectMany(t => t.Costs);
 
     /// <summary>How much the cells' medians moved between rounds: the median and the 90th percentile of their spreads.</summary>
     public (double Median, double P90, int Cells) Stability()

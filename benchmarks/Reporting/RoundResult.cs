@@ -1,16 +1,20 @@
+using System.Text.Json.Serialization;
 using BenchmarkDotNet.Engines;
 using BenchmarkDotNet.Reports;
 using ProtocolBench.Benchmarks.Config;
+using ProtocolBench.Benchmarks.Suite;
 using ProtocolBench.Lab.Costs;
 
 namespace ProtocolBench.Benchmarks.Reporting;
 
 /// <summary>
 /// One cell in one round: BenchmarkDotNet's statistics of its iterations (nanoseconds per operation), the client's
-/// allocations (first round), and what the operations cost the service (<see cref="ServerCostDiagnoser"/>).
+/// allocations (first round), what the operations cost the service (<see cref="ServerCostDiagnoser"/>), and the bytes on
+/// the wire its set-up measured (<see cref="WireBytesDiagnoser"/>; a cell's result keeps its last round's).
 /// </summary>
 public sealed record RoundResult(
-    int Round, bool Success, double Median, double Mean, double P95, IReadOnlyList<double> Iterations, long? AllocatedPerOp, CostPerOp? Cost = null)
+    int Round, bool Success, double Median, double Mean, double P95, IReadOnlyList<double> Iterations, long? AllocatedPerOp, CostPerOp? Cost = null,
+    [property: JsonIgnore] WireSample? Wire = null)
 {
     public static RoundResult From(int round, BenchmarkReport report)
     {
@@ -27,6 +31,7 @@ public sealed record RoundResult(
             stats?.Percentiles.P95 ?? double.NaN,
             iterations,
             stats is null ? null : report.GcStats.GetBytesAllocatedPerOperation(report.BenchmarkCase),
-            stats is null ? null : ServerCostDiagnoser.CostOf(report));
+            stats is null ? null : ServerCostDiagnoser.CostOf(report),
+            WireBytesDiagnoser.WireOf(report));
     }
 }

@@ -5,16 +5,19 @@ using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Benchmarks.Suite;
 
-/// <summary>Bytes on the wire per operation, measured in each cell's GlobalSetup and read by the report columns.</summary>
+/// <summary>
+/// Bytes on the wire per operation, measured in each cell's set-up (<see cref="ProtocolBenchmark"/>) and taken by the
+/// diagnoser that makes them BenchmarkDotNet metrics (Config/WireBytesDiagnoser): nothing else reads them here.
+/// </summary>
 public sealed class WireTally
 {
     private readonly ConcurrentDictionary<(Scenario, Protocol, Transport), WireSample> _samples = new();
 
     public void Record(Scenario scenario, Protocol protocol, Transport transport, WireSample sample) => _samples[(scenario, protocol, transport)] = sample;
 
-    public WireSample? Find(Scenario scenario, Protocol protocol, Transport transport) =>
-        _samples.TryGetValue((scenario, protocol, transport), out var sample) ? sample : null;
-
-    public WireSample? Find(BenchmarkCase benchmarkCase) =>
-        !Cell.HasProtocol(benchmarkCase) ? null : Find(Cell.ScenarioOf(benchmarkCase), Cell.ProtocolOf(benchmarkCase), Cell.TransportOf(benchmarkCase));
+    /// <summary>The sample the case's set-up measured in this round, once.</summary>
+    public WireSample? Take(BenchmarkCase benchmarkCase) =>
+        Cell.HasProtocol(benchmarkCase) && _samples.TryRemove((Cell.ScenarioOf(benchmarkCase), Cell.ProtocolOf(benchmarkCase), Cell.TransportOf(benchmarkCase)), out var sample)
+            ? sample
+            : null;
 }

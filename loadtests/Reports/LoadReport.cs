@@ -1,5 +1,6 @@
 using System.Globalization;
 using ProtocolBench.Lab;
+using ProtocolBench.Lab.Costs;
 using ProtocolBench.Lab.Reports;
 using ProtocolBench.Shared.Clients;
 
@@ -154,7 +155,7 @@ public static class LoadReport
                 ("Server cost", "per request sent: the service's CPU time (user + system) and allocations by its runtime's own account " +
                                 "(System.Runtime meter over EventPipe), read with the service idle just before the users start and after " +
                                 "the last one ends; client CPU: this process over the same requests " +
-                                "([method](../../docs/methodology.md#what-an-operation-costs-the-service)). " + CpuCheck(r.Users.Select(c => c.Cost))),
+                                "([method](../../docs/methodology.md#what-an-operation-costs-the-service)). " + CpuAccounts.Check(r.Users.Select(c => c.Cost))),
             ]);
         }
 
@@ -165,7 +166,7 @@ public static class LoadReport
                                     $"send the scenario back to back, {RateSweep.WarmupRequests(s.Quick)} requests and then {RateSweep.Warmup(s.Quick).TotalSeconds:0.#} s more; requests go out on a fixed schedule whatever the answers; latency from each request's intended send " +
                                     $"time (HdrHistogram); a cell stops at the first rate with an error or a p99 above {s.P99BoundMs:0.#} ms; " +
                                     $"{RateSweep.Clients} clients per cell, at most {RateSweep.MaxInFlight} requests in flight; scenarios {string.Join(", ", s.RateScenarios)}; " +
-                                    "server cost per request read per step as for the virtual users. " + CpuCheck(r.RateCells.SelectMany(c => c.Steps).Select(x => x.Cost))));
+                                    "server cost per request read per step as for the virtual users. " + CpuAccounts.Check(r.RateCells.SelectMany(c => c.Steps).Select(x => x.Cost))));
         }
 
         if (r.Paced.Count > 0)
@@ -269,21 +270,6 @@ public static class LoadReport
                 report.Figure(svg, $"![paced {scenario.Name}](paced-{scenario.Name}.svg)");
             }
         }
-    }
-
-    /// <summary>The services' CPU over the virtual-user cells by their runtimes' account against the kernel's over the same windows.</summary>
-    public static string CpuCheck(IEnumerable<Lab.Costs.CostPerOp?> readings)
-    {
-        var costs = readings.OfType<Lab.Costs.CostPerOp>().Where(c => double.IsFinite(c.KernelCpuMicros)).ToList();
-        if (costs.Count == 0)
-        {
-            return "No cell's cost was read.";
-        }
-
-        var runtime = costs.Sum(c => c.ServerCpuMicros * c.Operations) / 1e6;
-        var kernel = costs.Sum(c => c.KernelCpuMicros * c.Operations) / 1e6;
-        return $"The check: over {costs.Count} readings, the runtimes counted {runtime:F2} s of CPU and the kernel (/proc/PID/stat) {kernel:F2} s " +
-               $"over the same windows: {Format.SignedPercent((runtime - kernel) / kernel)} by the runtime's account.";
     }
 
     /// <summary>Per scenario, the saturation rate of each protocol and transport, and the CPU per request the service spent there.</summary>

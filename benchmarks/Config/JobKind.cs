@@ -1,4 +1,4 @@
-namespace ProtocolBench.Benchmarks.Cli;
+namespace ProtocolBench.Benchmarks.Config;
 
 /// <summary>How long the benchmark command measures each cell: --job default|short|medium|long, or --smoke.</summary>
 public enum JobKind

@@ -1,0 +1,82 @@
+using BenchmarkDotNet.Analysers;
+using BenchmarkDotNet.Columns;
+using BenchmarkDotNet.Diagnosers;
+using BenchmarkDotNet.Engines;
+using BenchmarkDotNet.Exporters;
+using BenchmarkDotNet.Loggers;
+using BenchmarkDotNet.Reports;
+using BenchmarkDotNet.Running;
+using BenchmarkDotNet.Validators;
+using ProtocolBench.Benchmarks.Suite;
+
+namespace ProtocolBench.Benchmarks.Config;
+
+/// <summary>
+/// Bytes on the wire per operation as BenchmarkDotNet metrics, like the server cost (<see cref="ServerCostDiagnoser"/>):
+/// each cell's set-up measures the call it is about to time and records it in the run's <see cref="WireTally"/> (the one
+/// hop BenchmarkDotNet, which makes the benchmark classes itself, leaves open), and this puts it in the cell's report.
+/// Every column, progress line and table then reads the bytes from the report, as it reads the times (<see cref="WireOf"/>).
+/// </summary>
+public sealed class WireBytesDiagnoser(WireTally tally) : IDiagnoser
+{
+    private static readonly WireMetric Total = new(
+        "WireBytesPerOp", "Wire bytes/op",
+        "Bytes sent + received at the client's socket per operation (plaintext on HTTP, TLS records on HTTPS), averaged over serial " +
+        "operations on a warm connection: connection setup excluded",
+        shown: true);
+
+    private static readonly WireMetric Sent = new("WireSentPerOp", "Wire sent/op", "Of those, the bytes sent", shown: false);
+
+    private static readonly WireMetric Calls = new("WireCalls", "Wire calls", "How many serial operations the bytes are averaged over", shown: false);
+
+    public IEnumerable<string> Ids => ["WireBytes"];
+
+    public IEnumerable<IExporter> Exporters => [];
+
+    public IEnumerable<IAnalyser> Analysers => [];
+
+    /// <summary>The bytes per operation a cell's report holds, or null when its set-up measured none.</summary>
+    public static WireSample? WireOf(BenchmarkReport report) =>
+        report.Metrics.TryGetValue(Total.Id, out var total) && report.Metrics.TryGetValue(Sent.Id, out var sent) && report.Metrics.TryGetValue(Calls.Id, out var calls)
+            ? new WireSample(sent.Value, total.Value - sent.Value, (int)calls.Value)
+            : null;
+
+    public RunMode GetRunMode(BenchmarkCase benchmarkCase) => Cell.HasProtocol(benchmarkCase) ? RunMode.NoOverhead : RunMode.None;
+
+    public void Handle(HostSignal signal, DiagnoserActionParameters parameters)
+    {
+    }
+
+    public IEnumerable<Metric> ProcessResults(DiagnoserResults results) =>
+        tally.Take(results.BenchmarkCase) is { } sample
+            ? [new Metric(Total, sample.TotalPerOp), new Metric(Sent, sample.SentPerOp), new Metric(Calls, sample.Operations)]
+            : [];
+
+    public void DisplayResults(ILogger logger)
+    {
+    }
+
+    public IEnumerable<ValidationError> Validate(ValidationParameters validationParameters) => [];
+
+    /// <summary>A byte count per operation; only the total is a column of BenchmarkDotNet's reports.</summary>
+    private sealed class WireMetric(string id, string displayName, string legend, bool shown) : IMetricDescriptor
+    {
+        public string Id => id;
+
+        public string DisplayName => displayName;
+
+        public string Legend => legend;
+
+        public string NumberFormat => "N0";
+
+        public UnitType UnitType => UnitType.Dimensionless;
+
+        public string Unit => "";
+
+        public bool TheGreaterTheBetter => false;
+
+        public int PriorityInCategory => 0;
+
+        public bool GetIsAvailable(Metric metric) => shown;
+    }
+}

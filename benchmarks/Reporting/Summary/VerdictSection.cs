@@ -1,0 +1,72 @@
+using ProtocolBench.Lab;
+using ProtocolBench.Lab.Reports;
+using ProtocolBench.Lab.Scenarios;
+using ProtocolBench.Shared.Clients;
+
+namespace ProtocolBench.Benchmarks.Reporting.Summary;
+
+/// <summary>REST against gRPC as the paper compared them (its Table 1), and how many of its verdicts this run reproduces.</summary>
+internal sealed class VerdictSection
+{
+    private readonly ResultSet results;
+    private readonly Table table;
+    private readonly int reproduced;
+    private readonly int compared;
+    private readonly List<string> which;
+
+    public VerdictSection(ResultSet results)
+    {
+        this.results = results;
+        (table, reproduced, compared, which) = Verdicts();
+    }
+
+    /// <summary>The summary's lead line on the paper's verdicts.</summary>
+    public string Line => compared == 0
+
+        ? results.Cells.Any(c => c.Scenario.Paper is not null && c.Protocol is Protocol.Rest or Protocol.Grpc)
+            ? "No verdict of the paper could be compared: verdicts need two or more rounds."
+            : "No verdict of the paper could be compared: this run measured none of the paper's scenarios on both REST and gRPC."
+        : $"We reproduce {reproduced} of the paper's {compared} verdicts{(which.Count > 0 ? ": " + string.Join("; ", which) : "")}.";
+
+    public SummarySection Section() => new SummarySection("Verdicts (the paper's Table 1)",
+                $"REST against gRPC as the paper compared them, by the same rule (the paper's \"both\" is our \"no clear winner\"). {Line}",
+                table, null);
+
+    private (Table Table, int Reproduced, int Compared, List<string> Which) Verdicts()
+    {
+        var table = new Table("Scenario", "Paper, no TLS", "Ours, no TLS", "Same?", "Paper, TLS", "Ours, TLS", "Same?");
+        int reproduced = 0, compared = 0;
+        var which = new List<string>();
+        foreach (var scenario in Catalogue.All.Where(s => s.Paper is not null && results.Has(s)))
+        {
+            var paper = scenario.Paper!;
+            var cells = new List<TableCell> { scenario.Label };
+            foreach (var (transport, says) in new[] { (Transport.Http, paper.VerdictHttp), (Transport.Https, paper.VerdictHttps) })
+            {
+                var verdict = results.VerdictOf(scenario, transport);
+                cells.Add(says);
+                if (verdict is null || !verdict.Decided)
+                {
+                    cells.Add(verdict?.Says ?? "–");
+                    cells.Add("–");
+                    continue;
+                }
+
+                compared++;
+                var same = verdict.Matches(says);
+                if (same)
+                {
+                    reproduced++;
+                    which.Add($"{scenario.Short.Split(' ')[0]} {(transport == Transport.Http ? "without" : "with")} TLS ({says})");
+                }
+
+                cells.Add($"{(verdict.Named ? verdict.Says : Verdict.Both)} (gRPC ÷ REST {results.RatioToRest(scenario, Protocol.Grpc, transport)})");
+                cells.Add(new TableCell(same ? "yes" : "no", same));
+            }
+
+            table.Add([.. cells]);
+        }
+
+        return (table, reproduced, compared, which);
+    }
+}
