@@ -1,2 +1,2 @@
 // dotnet run -c Release --project loadtests -- [users|paced|all|driver-check] [options]   (--help lists them)
-return await ProtocolBench.LoadTests.LoadTestRun.MainAsync(args);
+return await ProtocolBench.LoadTests.Cli.LoadTestRun.MainAsync(args);

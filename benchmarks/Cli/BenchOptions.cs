@@ -2,6 +2,8 @@ using System.CommandLine;
 using ProtocolBench.Benchmarks.Config;
 using ProtocolBench.Lab;
 using ProtocolBench.Lab.CommandLine;
+using ProtocolBench.Lab.Runs;
+using ProtocolBench.Lab.Statistics;
 
 namespace ProtocolBench.Benchmarks.Cli;
 
@@ -71,19 +73,19 @@ public sealed record BenchOptions
             Description = "Measure every row exactly this many times (a fixed design), each round in a new shuffled order; rankings need 2 or more " +
                           "[default: the default job stops each row when settled (--min-rounds, --max-rounds); 2 for short, 3 for medium and long, 1 for dry]",
             HelpName = "N",
-            CustomParser = result => CommonOptions.PositiveInt(result),
+            CustomParser = result => ValueParsers.PositiveInt(result),
         };
         var minRounds = new Option<int?>("--min-rounds")
         {
             Description = $"Measure every row at least this many times, then stop each row once all its pairs are decided (faster or level) or its undecided ones are too close to the 10 % line for the rounds left [default: {RoundDesign.Default.Minimum}; at least 2]",
             HelpName = "N",
-            CustomParser = result => CommonOptions.PositiveInt(result),
+            CustomParser = result => ValueParsers.PositiveInt(result),
         };
         var maxRounds = new Option<int?>("--max-rounds")
         {
             Description = $"Measure the rows the look after --min-rounds leaves open this many times, and read them there [default: {RoundDesign.Default.Maximum}]",
             HelpName = "N",
-            CustomParser = result => CommonOptions.PositiveInt(result),
+            CustomParser = result => ValueParsers.PositiveInt(result),
         };
         var restartEvery = new Option<int>("--restart-every")
         {
@@ -91,13 +93,13 @@ public sealed record BenchOptions
                           "more than the rounds without them, and their warm-ups cost a round's time]. Ignored with --external",
             HelpName = "N",
             DefaultValueFactory = _ => 0,
-            CustomParser = CommonOptions.NonNegativeInt,
+            CustomParser = ValueParsers.NonNegativeInt,
         };
         var seed = new Option<int?>("--seed")
         {
             Description = "Seed of the shuffled orders, to measure again in the same order [default: a new one, printed and reported]",
             HelpName = "N",
-            CustomParser = result => CommonOptions.WholeNumber(result),
+            CustomParser = result => ValueParsers.WholeNumber(result),
         };
         var root = CommonOptions.Root(Description);
         common.AddTo(root);

@@ -8,6 +8,7 @@ using ProtocolBench.Benchmarks.Reporting;
 using ProtocolBench.Benchmarks.Suite;
 using ProtocolBench.Lab;
 using ProtocolBench.Lab.CommandLine;
+using ProtocolBench.Lab.Runs;
 using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Lab.Services;
 using ProtocolBench.Shared.Domain;

@@ -1,5 +1,6 @@
 using ProtocolBench.Benchmarks.Reporting;
 using ProtocolBench.Lab;
+using ProtocolBench.Lab.Runs;
 
 namespace ProtocolBench.Benchmarks.Cli;
 

@@ -3,8 +3,9 @@ using BenchmarkDotNet.EventProcessors;
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
 using BenchmarkDotNet.Validators;
-using ProtocolBench.Lab;
 using ProtocolBench.Benchmarks.Suite;
+using ProtocolBench.Lab;
+using ProtocolBench.Lab.Statistics;
 
 namespace ProtocolBench.Benchmarks.Config;
 

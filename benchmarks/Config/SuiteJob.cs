@@ -5,6 +5,7 @@ using BenchmarkDotNet.Toolchains.InProcess.Emit;
 using Perfolizer.Horology;
 using ProtocolBench.Benchmarks.Suite;
 using ProtocolBench.Lab;
+using ProtocolBench.Lab.Statistics;
 
 namespace ProtocolBench.Benchmarks.Config;
 

@@ -1,4 +1,6 @@
 using ProtocolBench.Lab;
+using ProtocolBench.Lab.Runs;
+using ProtocolBench.Lab.Statistics;
 
 namespace ProtocolBench.Benchmarks.Reporting;
 

@@ -1,7 +1,9 @@
 using ProtocolBench.Lab;
+using ProtocolBench.Lab.Conditions;
 using ProtocolBench.Lab.Network;
 using ProtocolBench.Lab.Reports;
 using ProtocolBench.Lab.Scenarios;
+using ProtocolBench.Lab.Statistics;
 using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Benchmarks.Reporting;
@@ -11,7 +13,7 @@ namespace ProtocolBench.Benchmarks.Reporting;
 /// sides split into processing, bytes on the link and opening connections, and the conditions under which the winner
 /// would flip: the other connection policy, another link (the crossing rate), a cost both sides pay alike.
 /// </summary>
-public sealed class DecidingTable(ResultSet results, Conditions conditions)
+public sealed class DecidingTable(ResultSet results, RunConditions conditions)
 {
     private bool NewConnections => conditions.Connections == ConnectionPolicy.New;
 

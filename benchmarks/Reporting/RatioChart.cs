@@ -1,5 +1,6 @@
 using ProtocolBench.Lab;
 using ProtocolBench.Lab.Charts;
+using ProtocolBench.Lab.Statistics;
 using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Benchmarks.Reporting;

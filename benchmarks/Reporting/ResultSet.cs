@@ -1,6 +1,7 @@
 using ProtocolBench.Lab;
 using ProtocolBench.Lab.Costs;
 using ProtocolBench.Lab.Scenarios;
+using ProtocolBench.Lab.Statistics;
 using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Benchmarks.Reporting;
@@ -127,7 +128,7 @@ public sealed class ResultSet(
 
     /// <summary>
     /// The row's ranking: every pair of its protocols faster, level or undecided by the one verdict rule, in tiers
-    /// (<see cref="Lab.Ranking"/>); null when fewer than two protocols were measured.
+    /// (<see cref="Lab.Statistics.Ranking"/>); null when fewer than two protocols were measured.
     /// </summary>
     public RowRanking? RankingOf(Scenario scenario, Transport transport)
     {

@@ -1,11 +1,12 @@
 using ProtocolBench.Lab;
 using ProtocolBench.Lab.Scenarios;
+using ProtocolBench.Lab.Statistics;
 using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Benchmarks.Reporting;
 
 /// <summary>
-/// A row's ranking (<see cref="Lab.Ranking"/>), how many rounds measured it (where a sequential run settled it), and
+/// A row's ranking (<see cref="Lab.Statistics.Ranking"/>), how many rounds measured it (where a sequential run settled it), and
 /// whether more rounds could decide one of its undecided pairs (<see cref="RoundDesign.CouldDecide"/>).
 /// </summary>
 public sealed record RowRanking(Scenario Scenario, Transport Transport, Ranking Ranking, int Rounds, bool CouldDecide)

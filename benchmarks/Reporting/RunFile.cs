@@ -1,6 +1,7 @@
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using ProtocolBench.Lab;
+using ProtocolBench.Lab.Runs;
 
 namespace ProtocolBench.Benchmarks.Reporting;
 

@@ -1,5 +1,6 @@
 using ProtocolBench.Lab;
 using ProtocolBench.Lab.Costs;
+using ProtocolBench.Lab.Statistics;
 
 namespace ProtocolBench.Benchmarks.Reporting;
 

@@ -1,6 +1,7 @@
 using System.Globalization;
-using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Lab;
+using ProtocolBench.Lab.Scenarios;
+using ProtocolBench.Lab.Statistics;
 using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.LoadTests.Reports;

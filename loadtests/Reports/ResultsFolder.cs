@@ -4,6 +4,7 @@ using System.Text.Json;
 using CsvHelper;
 using HdrHistogram;
 using ProtocolBench.Lab;
+using ProtocolBench.Lab.Runs;
 
 namespace ProtocolBench.LoadTests.Reports;
 

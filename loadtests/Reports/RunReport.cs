@@ -1,4 +1,5 @@
 using ProtocolBench.Lab;
+using ProtocolBench.Lab.Runs;
 
 namespace ProtocolBench.LoadTests.Reports;
 

@@ -1,5 +1,6 @@
 using ProtocolBench.Integration.Tests.Infrastructure;
 using ProtocolBench.Lab;
+using ProtocolBench.Lab.Runs;
 using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Shared.Clients;
 using ProtocolBench.Shared.Domain;

@@ -1,4 +1,5 @@
 using ProtocolBench.Lab;
+using ProtocolBench.Lab.Statistics;
 
 namespace ProtocolBench.Integration.Tests;
 

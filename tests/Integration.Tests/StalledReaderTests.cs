@@ -255,7 +255,7 @@ public sealed class StalledReaderTests(SqliteServices fixture)
             Protocol.GraphQL => (baseUri, "POST", "/graphql", [("content-type", "application/json")], Encoding.UTF8.GetBytes(
                 $$$"""{"query":"query($t:String!){clone(text:$t,count:{{{count}}})}","variables":{"t":{{{System.Text.Json.JsonSerializer.Serialize(text)}}}}}""")),
             _ => (baseUri, "POST", "/protocolbench.v1.Payloads/Clone", GrpcHeaders,
-                GrpcCalls.Frame(Google.Protobuf.MessageExtensions.ToByteArray(new V1.CloneRequest { Text = text, Count = count }))),
+                GrpcFrame.Of(new V1.CloneRequest { Text = text, Count = count })),
         };
     }
 }

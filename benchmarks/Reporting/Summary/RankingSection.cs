@@ -1,6 +1,7 @@
 using System.Globalization;
 using ProtocolBench.Lab;
 using ProtocolBench.Lab.Reports;
+using ProtocolBench.Lab.Statistics;
 using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Benchmarks.Reporting.Summary;

@@ -1,6 +1,7 @@
 using ProtocolBench.Lab;
 using ProtocolBench.Lab.Reports;
 using ProtocolBench.Lab.Scenarios;
+using ProtocolBench.Lab.Statistics;
 using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Benchmarks.Reporting.Summary;

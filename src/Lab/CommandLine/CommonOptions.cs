@@ -4,7 +4,9 @@ using System.CommandLine.Parsing;
 using System.Globalization;
 using System.Net;
 using Microsoft.Data.Sqlite;
+using ProtocolBench.Lab.Conditions;
 using ProtocolBench.Lab.Network;
+using ProtocolBench.Lab.Runs;
 using ProtocolBench.Shared.Clients;
 using ProtocolBench.Shared.Domain.Data;
 
@@ -33,7 +35,7 @@ public sealed class CommonOptions
         Description = "The eight service ports: REST http,https, gRPC http,https, GraphQL http,https, SignalR http,https; auto: any free ports, chosen by the kernel and printed",
         HelpName = "P1,...,P8|auto",
         DefaultValueFactory = _ => new ServiceAddresses(),
-        CustomParser = result => Parse(result, ServiceAddresses.ParsePorts),
+        CustomParser = result => ValueParsers.Parse(result, ServiceAddresses.ParsePorts),
     };
 
     public Option<DatabaseProvider> Database { get; } = new("--database")
@@ -41,7 +43,7 @@ public sealed class CommonOptions
         Description = "The services' database: sqlite (an embedded file, seeded on first use) or postgres",
         HelpName = "sqlite|postgres",
         DefaultValueFactory = _ => DatabaseProvider.Sqlite,
-        CustomParser = result => Parse(result, ParseDatabase),
+        CustomParser = result => ValueParsers.Parse(result, ValueParsers.ParseDatabase),
     };
 
     public Option<string?> ConnectionString { get; } = new("--connection-string")
@@ -89,7 +91,7 @@ public sealed class CommonOptions
         Description = "reuse: warm connections kept open; new: a new connection for every request (TCP connect, TLS handshake on " +
                       "HTTPS, HTTP/2 preface), as JMeter without keep-alive [default: reuse]",
         HelpName = "reuse|new",
-        CustomParser = result => Parse(result, Conditions.ParseConnections),
+        CustomParser = result => ValueParsers.Parse(result, ValueParsers.ParseConnections),
     };
 
     public Option<Compression> Compression { get; } = new("--compression")
@@ -98,7 +100,7 @@ public sealed class CommonOptions
                       "messages both ways (grpc-encoding: gzip, also for br); with --external start them with --Compression:Enabled=true " +
                       "[default: none]",
         HelpName = "none|gzip|br",
-        CustomParser = result => Parse(result, Conditions.ParseCompression),
+        CustomParser = result => ValueParsers.Parse(result, ValueParsers.ParseCompression),
     };
 
     public Option<NetworkProfile> Network { get; } = new("--network")
@@ -108,7 +110,7 @@ public sealed class CommonOptions
                       "has it). Needs root or CAP_NET_ADMIN, SQLite, and no --external",
         HelpName = "PROFILE",
         DefaultValueFactory = _ => NetworkProfile.Loopback,
-        CustomParser = result => Parse(result, NetworkProfile.Parse),
+        CustomParser = result => ValueParsers.Parse(result, NetworkProfile.Parse),
     };
 
     public Option<PaperPreset?> As { get; } = new("--as")
@@ -117,7 +119,7 @@ public sealed class CommonOptions
                       "request, HTTP/1.1, payloads I–VII; the load command's paced stream at 1/s), sliwa (virtual users, each with " +
                       "its own connections; searches and create), kaminski (get one, list 100, create). Options given explicitly win",
         HelpName = "PAPER",
-        CustomParser = result => Parse(result, PaperPreset.Parse),
+        CustomParser = result => ValueParsers.Parse(result, PaperPreset.Parse),
     };
 
     public void AddTo(Command command)
@@ -183,7 +185,7 @@ public sealed class CommonOptions
 
         // A preset gives the conditions its paper measured under; an option given on the command line wins.
         var preset = result.GetValue(As);
-        var presetConditions = preset?.Conditions ?? new Conditions();
+        var presetConditions = preset?.Conditions ?? new RunConditions();
         T Condition<T>(Option<T> option, T fromPreset) =>
             preset is not null && !result.IsGiven(option) ? fromPreset : result.GetValue(option)!;
         var network = Condition(Network, presetConditions.Network);
@@ -212,7 +214,7 @@ public sealed class CommonOptions
         return new CommonSettings(
             external, addresses, database, result.GetValue(Results), result.GetValue(NoPin), result.GetValue(Http2),
             result.GetValue(ServerCpus), result.GetValue(ClientCpus),
-            new Conditions
+            new RunConditions
             {
                 Connections = Condition(Connections, presetConditions.Connections),
                 Compression = Condition(Compression, presetConditions.Compression),
@@ -271,65 +273,5 @@ public sealed class CommonOptions
         }
 
         return root;
-    }
-
-    public static int PositiveInt(ArgumentResult result) =>
-        Parse(result, v => int.TryParse(v, NumberStyles.Integer, CultureInfo.InvariantCulture, out var n) && n > 0 ? n : throw new FormatException("must be a positive whole number"));
-
-    public static int NonNegativeInt(ArgumentResult result) =>
-        Parse(result, v => int.TryParse(v, NumberStyles.Integer, CultureInfo.InvariantCulture, out var n) && n >= 0 ? n : throw new FormatException("must be 0 or more"));
-
-    public static int WholeNumber(ArgumentResult result) =>
-        Parse(result, v => int.TryParse(v, NumberStyles.Integer, CultureInfo.InvariantCulture, out var n) ? n : throw new FormatException("must be a whole number"));
-
-    public static double PositiveNumber(ArgumentResult result) =>
-        Parse(result, v => double.TryParse(v, NumberStyles.Float, CultureInfo.InvariantCulture, out var n) && n > 0 && double.IsFinite(n) ? n : throw new FormatException("must be a positive number"));
-
-    /// <summary>A comma-separated list, each item parsed, duplicates dropped.</summary>
-    public static IReadOnlyList<T> List<T>(ArgumentResult result, Func<string, T> parse) =>
-        Parse(result, v =>
-        {
-            var items = v.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).Select(parse).Distinct().ToList();
-            return items.Count > 0 ? items : throw new FormatException("is an empty list");
-        });
-
-    public static Protocol ParseProtocol(string value) => value.ToLowerInvariant() switch
-    {
-        "rest" => Protocol.Rest,
-        "grpc" => Protocol.Grpc,
-        "graphql" => Protocol.GraphQL,
-        "signalr" => Protocol.SignalR,
-        "signalr-messagepack" or "signalr-msgpack" => Protocol.SignalRMessagePack,
-        _ => throw new FormatException($"'{value}' is not a protocol: rest, grpc, graphql, signalr or signalr-messagepack"),
-    };
-
-    public static Transport ParseTransport(string value) => value.ToLowerInvariant() switch
-    {
-        "http" => Transport.Http,
-        "https" => Transport.Https,
-        _ => throw new FormatException($"'{value}' is not a transport: http or https"),
-    };
-
-    private static DatabaseProvider ParseDatabase(string value) => value.ToLowerInvariant() switch
-    {
-        "sqlite" => DatabaseProvider.Sqlite,
-        "postgres" or "postgresql" or "pg" => DatabaseProvider.PostgreSQL,
-        _ => throw new FormatException($"'{value}' is not a database: sqlite or postgres"),
-    };
-
-    /// <summary>Runs a parser on the option's one token; a <see cref="FormatException"/> becomes the option's error.</summary>
-    private static T Parse<T>(ArgumentResult result, Func<string, T> parse)
-    {
-        var token = result.Tokens.Count > 0 ? result.Tokens[0].Value : "";
-        try
-        {
-            return parse(token);
-        }
-        catch (FormatException e)
-        {
-            var name = (result.Parent as OptionResult)?.Option.Name ?? result.Argument.Name;
-            result.AddError(e.Message.StartsWith(name, StringComparison.Ordinal) ? e.Message : $"{name} {token}: {e.Message}.");
-            return default!;
-        }
     }
 }

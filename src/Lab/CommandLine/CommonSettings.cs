@@ -1,3 +1,5 @@
+using ProtocolBench.Lab.Conditions;
+using ProtocolBench.Lab.Runs;
 using ProtocolBench.Shared.Clients;
 using ProtocolBench.Shared.Domain;
 using ProtocolBench.Shared.Domain.Data;
@@ -14,7 +16,7 @@ public sealed record CommonSettings(
     bool Http2,
     string? ServerCpus,
     string? ClientCpus,
-    Conditions Conditions,
+    RunConditions Conditions,
     PaperPreset? Preset = null)
 {
     /// <summary>How the clients reach <paramref name="addresses"/> under these settings; a command adds its own limits.</summary>

@@ -1,6 +1,7 @@
+using ProtocolBench.Lab.Statistics;
 using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Domain.Authors;
 using ProtocolBench.Shared.Domain;
+using ProtocolBench.Shared.Domain.Authors;
 using ProtocolBench.Shared.Domain.Payloads;
 using ProtocolBench.Shared.Domain.Shapes;
 
@@ -14,8 +15,6 @@ namespace ProtocolBench.Lab.Scenarios;
 /// </summary>
 public static class Catalogue
 {
-    public const string Both = "both";
-
     public const string CreatedCountry = "Poland";
 
     /// <summary>Author 6000 has (6000 % 3) + 1 = 1 book.</summary>
@@ -44,7 +43,7 @@ public static class Catalogue
             Request = async (c, _, ct) => await c.CloneAsync("Hello World!", 1, ct),
             Check = (r, _) => Checks.Equal((string)r, "Hello World!", "clone(\"Hello World!\", 1)"),
             Bolanowski = "I",
-            Paper = new(4, 8, 22, 21, "REST", Both),
+            Paper = new(4, 8, 22, 21, "REST", Verdict.Both),
         },
         new(3, "clone-lorem", "II clone 615 chars ×1000", ScenarioGroup.Payloads)
         {
@@ -52,7 +51,7 @@ public static class Catalogue
             Check = (r, _) => Checks.Text((string)r, Lorem1000, "clone(lorem, 1000)"),
             Verify = async (c, ct) => Checks.Equal(await c.CloneAsync(PayloadOperations.LoremIpsum, 1000, ct), Lorem1000, "clone(lorem, 1000)"),
             Bolanowski = "II",
-            Paper = new(57, 68, 76, 82, "REST", Both),
+            Paper = new(57, 68, 76, 82, "REST", Verdict.Both),
         },
         new(4, "int-max", "III Int32 max", ScenarioGroup.Payloads)
         {
@@ -73,14 +72,14 @@ public static class Catalogue
                 }
             },
             Bolanowski = "IV",
-            Paper = new(8, 12, 27, 25, "REST", Both),
+            Paper = new(8, 12, 27, 25, "REST", Verdict.Both),
         },
         new(6, "sample", "V small object", ScenarioGroup.Payloads)
         {
             Request = async (c, _, ct) => await c.GetSampleAsync(ct),
             Check = (r, _) => Checks.Equal((AuthorDto)r, PayloadOperations.Sample, "sample"),
             Bolanowski = "V",
-            Paper = new(3, 8, 22, 21, "REST", Both),
+            Paper = new(3, 8, 22, 21, "REST", Verdict.Both),
         },
         new(7, "text-file", "VI 455 KB text file (JSON base64 / bytes field)", ScenarioGroup.Files)
         {
@@ -88,7 +87,7 @@ public static class Catalogue
             Check = (r, _) => Checks.Bytes((byte[])r, Files.Text, "text file"),
             Verify = async (c, ct) => Checks.Sha256(await c.GetTextFileAsync(ct), Files.TextSha256, "text file"),
             Bolanowski = "VI",
-            Paper = new(57, 53, 75, 66, Both, "gRPC"),
+            Paper = new(57, 53, 75, 66, Verdict.Both, "gRPC"),
         },
         new(8, "pdf", "VII 3.4 MB PDF (JSON base64 / bytes field)", ScenarioGroup.Files)
         {

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
 using System.Text.RegularExpressions;
+using ProtocolBench.Lab.Runs;
 
 namespace ProtocolBench.Lab.Services;
 

@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using ProtocolBench.Lab.CommandLine;
+using ProtocolBench.Lab.Conditions;
 using ProtocolBench.Lab.Network;
 using ProtocolBench.Shared.Clients;
 using ProtocolBench.Shared.Domain;
@@ -133,7 +134,7 @@ public sealed class ServiceSession : IAsyncDisposable
     public ShapedLink? Link { get; private set; }
 
     /// <summary>The run's conditions as they were applied: the link as made, with what could not be emulated.</summary>
-    public Conditions Applied(Conditions asked) => asked with { NetworkLink = Link?.Describe() };
+    public RunConditions Applied(RunConditions asked) => asked with { NetworkLink = Link?.Describe() };
 
     /// <summary>Makes the project's certificate unless it exists (or again, with <paramref name="force"/>); says which.</summary>
     public static string EnsureCertificate(bool force = false) =>

@@ -7,16 +7,6 @@ namespace ProtocolBench.Integration.Tests.Infrastructure;
 /// <summary>One gRPC call written by hand over h2c, so that the bytes on the wire are exactly the ones a test chose.</summary>
 public static class GrpcCalls
 {
-    /// <summary>A gRPC length-prefixed message: the compressed flag, the length (big-endian), the bytes.</summary>
-    public static byte[] Frame(byte[] message, bool compressed = false)
-    {
-        var frame = new byte[5 + message.Length];
-        frame[0] = compressed ? (byte)1 : (byte)0;
-        BinaryPrimitives.WriteUInt32BigEndian(frame.AsSpan(1), (uint)message.Length);
-        message.CopyTo(frame, 5);
-        return frame;
-    }
-
     /// <summary>The call's grpc-status (null when it ended without one) and its reply message, unframed; through <paramref name="handler"/> when given.</summary>
     public static async Task<(string? Status, byte[] Message)> CallAsync(
         ServicesFixture fixture, string method, byte[] message, CancellationToken cancellationToken, bool compressed = false, HttpMessageHandler? handler = null)
@@ -28,7 +18,7 @@ public static class GrpcCalls
         };
         using var request = new HttpRequestMessage(HttpMethod.Post, method)
         {
-            Content = new ByteArrayContent(Frame(message, compressed)),
+            Content = new ByteArrayContent(GrpcFrame.Of(message, compressed)),
             Version = HttpVersion.Version20,
             VersionPolicy = HttpVersionPolicy.RequestVersionExact,
         };

@@ -146,7 +146,7 @@ public class SqliteServices : ServicesFixture
 /// <summary>The services as --compression gzip|br starts them (Compression:Enabled), on a SQLite file of their own.</summary>
 public sealed class CompressingServices : SqliteServices
 {
-    protected override IReadOnlyDictionary<string, string> Settings => new Lab.Conditions { Compression = Compression.Gzip }.ServiceSettings;
+    protected override IReadOnlyDictionary<string, string> Settings => new Lab.Conditions.RunConditions { Compression = Compression.Gzip }.ServiceSettings;
 }
 
 /// <summary>The services on a SQLite file of their own, each printing what the response budget charges (its Debug lines).</summary>

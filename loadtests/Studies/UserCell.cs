@@ -1,0 +1,48 @@
+using HdrHistogram;
+using ProtocolBench.Lab.Costs;
+using ProtocolBench.Lab.Scenarios;
+using ProtocolBench.Shared.Clients;
+
+namespace ProtocolBench.LoadTests.Studies;
+
+/// <summary>One cell of the virtual-user study (scenario, protocol, transport, users): throughput, latency, bytes, tally and nothing-lost check.</summary>
+public sealed record UserCell(
+    Scenario Scenario,
+    Protocol Protocol,
+    Transport Transport,
+    int Users,
+    int RequestsPerUser,
+    /// <summary>The warm connections the users held; with --connections new, the connections the cell opened (one per request).</summary>
+    int Connections,
+    string Status,
+    double ElapsedSeconds,
+    double RequestsPerSecond,
+    Latency Latency,
+    long BytesSent,
+    long BytesReceived,
+    TallySummary Requests,
+    TallySummary Warmup,
+    NothingLostResult? NothingLost,
+    /// <summary>What each request cost the service (and the client), over the measured requests; null when the service's meter could not be read.</summary>
+    CostPerOp? Cost = null)
+{
+    public const string Complete = "complete";
+
+    public bool Measured => Requests.Issued > 0;
+
+    public double MegabytesReceived => BytesReceived / 1e6;
+
+    public double MegabytesSent => BytesSent / 1e6;
+
+    public double KilobytesPerRequestReceived => Requests.Issued == 0 ? double.NaN : BytesReceived / 1e3 / Requests.Issued;
+
+    public double KilobytesPerRequestSent => Requests.Issued == 0 ? double.NaN : BytesSent / 1e3 / Requests.Issued;
+
+    public string Id => $"{Scenario.Name}-{Protocol}-{Transport}-u{Users}".ToLowerInvariant();
+
+    public static UserCell NotRun(Scenario scenario, Protocol protocol, Transport transport, int users, int requests, string status)
+    {
+        var empty = new RequestTally().Summary();
+        return new(scenario, protocol, transport, users, requests, 0, status, 0, 0, Latency.From(new LongHistogram(1000, 3)), 0, 0, empty, empty, null);
+    }
+}

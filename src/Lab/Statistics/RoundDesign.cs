@@ -1,0 +1,79 @@
+namespace ProtocolBench.Lab.Statistics;
+
+/// <summary>
+/// How many rounds a run measures and when it looks at its rows. Fixed (<c>--rounds N</c>): every row N times, one look
+/// at the end, 95 % intervals. Sequential (the default job): every row <see cref="Minimum"/> times, then a look; a row
+/// whose pairs are all decided (<see cref="PairState"/>), or whose undecided pairs more rounds could not decide, is not
+/// measured again, and the rest are measured up to <see cref="Maximum"/> and read there.
+/// </summary>
+/// <remarks>
+/// Looking at a row twice and stopping at the first look that decides would make a 95 % interval wrong more often than
+/// 5 % of the time. The design spends the 5 % over its two looks instead (Bonferroni): 0.5 % at the first
+/// (<see cref="FirstLook"/>: a 99.5 % interval), 4.5 % at the last (95.5 %), so the chance that either look's interval
+/// misses the truth is at most 5 % whatever the rounds show: the interval a row ends with, read at the confidence of the
+/// look it stopped at (<see cref="ConfidenceAt"/>), is a 95 % interval. Most rows are read at the last look, so it gets
+/// most of the 5 %; the first only stops the rows whose order is plain. Why this split and two looks:
+/// docs/methodology.md, "Rounds that stop".
+/// </remarks>
+public sealed record RoundDesign(int Minimum, int Maximum)
+{
+    /// <summary>The default job's rounds: every row four times, the rows a fifth round could still decide five times.</summary>
+    public static readonly RoundDesign Default = new(4, 5);
+
+    /// <summary>What the first look of a sequential design spends of the 5 %: its interval has confidence 99.5 %.</summary>
+    public const double FirstLook = 0.005;
+
+    public static RoundDesign Fixed(int rounds) => new(rounds, rounds);
+
+    public bool Sequential => Maximum > Minimum;
+
+    /// <summary>How many times the design looks at a row: after the minimum and at the maximum; a fixed design once.</summary>
+    public int Looks => Sequential ? 2 : 1;
+
+    /// <summary>
+    /// The confidence of the interval read after this many rounds: the last look's (95.5 %) at the maximum, the first
+    /// look's (99.5 %) before it; a fixed design's 95 %. A row cut short between the looks (an interrupted run) is read
+    /// at the first look's confidence.
+    /// </summary>
+    public double ConfidenceAt(int rounds) =>
+        !Sequential ? RatioInterval.Confidence
+        : rounds >= Maximum ? RatioInterval.Confidence + FirstLook
+        : 1 - FirstLook;
+
+    /// <summary>The confidence of the last look: the one the rows measured to the maximum are read at.</summary>
+    public double LastConfidence => ConfidenceAt(Maximum);
+
+    /// <summary>b's time ÷ a's, paired round by round, with the interval this design gives at this many rounds.</summary>
+    public RatioInterval Paired(IReadOnlyList<double> a, IReadOnlyList<double> b) => RatioInterval.Paired(a, b, ConfidenceAt(a.Count));
+
+    /// <summary>
+    /// Whether a row measured in this many rounds is measured again: up to the minimum always; at the minimum (the first
+    /// look) while a pair is undecided that more rounds could decide (<see cref="CouldDecide"/>); after it, up to the maximum.
+    /// </summary>
+    public bool MeasuresAgain(int rounds, bool settled, bool couldDecide = true) =>
+        rounds < Minimum || (rounds < Maximum && (rounds > Minimum || (!settled && couldDecide)));
+
+    /// <summary>
+    /// Whether a sequential design stopped a row before the maximum with undecided pairs, none of which more rounds could
+    /// decide (<see cref="CouldDecide"/>): the row is "on the line".
+    /// </summary>
+    public bool StopsOnTheLine(int rounds, bool settled, bool couldDecide) => Sequential && rounds < Maximum && !settled && !couldDecide;
+
+    /// <summary>
+    /// Whether measuring an undecided pair's row up to the maximum could decide it if its ratio stayed where it is: the
+    /// pair's interval at the maximum, as wide as the row's noise would make it then, would lie wholly beyond the 10 %
+    /// line or wholly within it. A ratio closer to the line than that half-width stays undecided however the rounds fall,
+    /// so its row is not measured again for it (stopping for futility: no claim is made, so none can be wrong).
+    /// </summary>
+    public bool CouldDecide(RatioInterval pair, RowNoise noise)
+    {
+        var line = Math.Log(1 + Verdict.PracticalDifference);
+        var half = noise.HalfWidth(Maximum, noise.DegreesOfFreedomAt(Maximum), LastConfidence);
+        return Math.Abs(Math.Abs(Math.Log(pair.Ratio)) - line) > half;
+    }
+
+    public string Describe() => Sequential
+        ? $"{Minimum} to {Maximum} rounds: a look after round {Minimum} (intervals at {ConfidenceAt(Minimum):P1}) stops the rows whose pairs are all decided " +
+          $"or too close to the 10 % line for more rounds; the rest are measured {Maximum} times and read at {LastConfidence:P1} (95 % spent over the two looks)"
+        : $"{Minimum} round{(Minimum == 1 ? "" : "s")} (fixed)";
+}

@@ -1,0 +1,69 @@
+namespace ProtocolBench.Lab.Statistics;
+
+/// <summary>
+/// The one verdict rule of both commands: of two sides, the faster is named only when the whole 95 % interval of the
+/// ratio (slower ÷ faster) lies at or beyond 1 + <see cref="PracticalDifference"/>: with 95 % confidence it is at least
+/// that much faster, so the difference both holds and matters. Otherwise there is no clear winner. Without an interval
+/// (fewer than two rounds) there is no verdict. Why this rule and not a plain significance test: docs/methodology.md.
+/// </summary>
+/// <param name="Says">The faster side's name, <see cref="NoClearWinner"/> or <see cref="Untested"/>.</param>
+/// <param name="Faster">The side with the lower time, named or not.</param>
+/// <param name="Margin">Slower ÷ faster, at least 1, with its interval.</param>
+public sealed record Verdict(string Says, string Faster, string Slower, RatioInterval Margin)
+{
+    /// <summary>Bolanowski et al. called 22 vs 21 ms and 76 vs 82 ms "both" and 75 vs 66 ms a gRPC win: about a 10 % line.</summary>
+    public const double PracticalDifference = 0.10;
+
+    public const string NoClearWinner = "no clear winner";
+
+    /// <summary>How the papers write "no clear winner".</summary>
+    public const string Both = "both";
+
+    public const string Untested = "no verdict (one round)";
+
+    public bool Decided => Says != Untested;
+
+    public bool Named => Says != NoClearWinner && Says != Untested;
+
+    /// <summary>Faster (named), level (the whole interval within 10 % either way), undecided, or untested.</summary>
+    public PairState State => !Decided ? PairState.Untested
+        : Named ? PairState.Faster
+        : Margin.Low >= 1 / (1 + PracticalDifference) && Margin.High <= 1 + PracticalDifference ? PairState.Level
+        : PairState.Undecided;
+
+    /// <summary>Whether two verdicts on the same pair name opposite sides faster.</summary>
+    public bool Opposes(Verdict other) => Named && other.Named && Says != other.Says;
+
+    /// <summary>The pair as the ranking writes it: "A › B 1.30× [1.12–1.51]", "A ≈ B …" or "A ? B …".</summary>
+    public string Pair() => $"{Faster} {Symbol(State)} {Slower} {Margin}";
+
+    /// <summary>How a ranking joins two sides: › faster, ≈ level, ? undecided or untested.</summary>
+    public static string Symbol(PairState state) => state switch
+    {
+        PairState.Faster => "›",
+        PairState.Level => "≈",
+        _ => "?",
+    };
+
+    /// <summary>Same as a paper's verdict: the same winner, or neither names one ("both").</summary>
+    public bool Matches(string paper) => Decided && (Named ? Says == paper : paper == Both);
+
+    /// <param name="a">One side's name.</param>
+    /// <param name="b">The other side's.</param>
+    /// <param name="bOverA">b's time ÷ a's time with its interval.</param>
+    public static Verdict Of(string a, string b, RatioInterval bOverA)
+    {
+        var (faster, slower, margin) = bOverA.Ratio >= 1 ? (a, b, bOverA) : (b, a, bOverA.Inverse());
+        if (!margin.HasInterval)
+        {
+            return new(Untested, faster, slower, margin);
+        }
+
+        var named = margin.Low >= 1 + PracticalDifference;
+        return new(named ? faster : NoClearWinner, faster, slower, margin);
+    }
+
+    public override string ToString() => Named
+        ? $"{Says} ({Slower} ÷ {Says} {Margin})"
+        : Decided ? $"{NoClearWinner} ({Slower} ÷ {Faster} {Margin})" : Says;
+}
