@@ -1,9 +1,6 @@
 using System.CommandLine;
 using ProtocolBench.Benchmarks.Config;
-using ProtocolBench.Lab;
 using ProtocolBench.Lab.CommandLine;
-using ProtocolBench.Lab.Runs;
-using ProtocolBench.Lab.Statistics;
 
 namespace ProtocolBench.Benchmarks.Cli;
 

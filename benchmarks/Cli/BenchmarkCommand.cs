@@ -1,15 +1,7 @@
 using System.Reflection;
 using BenchmarkDotNet.Configs;
-using BenchmarkDotNet.Loggers;
-using BenchmarkDotNet.Reports;
-using BenchmarkDotNet.Running;
 using ProtocolBench.Benchmarks.Config;
-using ProtocolBench.Benchmarks.Reporting;
-using ProtocolBench.Benchmarks.Suite;
-using ProtocolBench.Lab;
 using ProtocolBench.Lab.CommandLine;
-using ProtocolBench.Lab.Runs;
-using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Lab.Services;
 using ProtocolBench.Shared.Domain;
 

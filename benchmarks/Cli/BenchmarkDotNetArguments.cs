@@ -1,8 +1,6 @@
 using System.Text.RegularExpressions;
 using BenchmarkDotNet.Configs;
 using BenchmarkDotNet.ConsoleArguments;
-using BenchmarkDotNet.Loggers;
-using BenchmarkDotNet.Running;
 
 namespace ProtocolBench.Benchmarks.Cli;
 

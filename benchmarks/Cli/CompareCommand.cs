@@ -1,10 +1,3 @@
-using ProtocolBench.Benchmarks.Reporting;
-using ProtocolBench.Lab;
-using ProtocolBench.Lab.Runs;
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Lab.Statistics;
-using ProtocolBench.Shared.Clients;
-
 namespace ProtocolBench.Benchmarks.Cli;
 
 /// <summary>

@@ -1,7 +1,3 @@
-using BenchmarkDotNet.Reports;
-using BenchmarkDotNet.Running;
-using ProtocolBench.Benchmarks.Reporting;
-
 namespace ProtocolBench.Benchmarks.Cli;
 
 /// <summary>

@@ -1,7 +1,3 @@
-using ProtocolBench.Benchmarks.Reporting;
-using ProtocolBench.Lab;
-using ProtocolBench.Lab.Runs;
-
 namespace ProtocolBench.Benchmarks.Cli;
 
 /// <summary>report RESULTS: a finished run's summary written again from its summary.json, by the rules of this build.</summary>

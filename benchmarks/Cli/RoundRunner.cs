@@ -1,16 +1,6 @@
 using BenchmarkDotNet.Configs;
-using BenchmarkDotNet.Reports;
-using BenchmarkDotNet.Running;
 using ProtocolBench.Benchmarks.Config;
-using ProtocolBench.Benchmarks.Reporting;
-using ProtocolBench.Benchmarks.Suite;
-using ProtocolBench.Lab;
-using ProtocolBench.Lab.Costs;
-using ProtocolBench.Lab.Runs;
-using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Lab.Services;
-using ProtocolBench.Lab.Statistics;
-using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Benchmarks.Cli;
 

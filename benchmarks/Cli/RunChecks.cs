@@ -1,9 +1,4 @@
-using ProtocolBench.Benchmarks.Reporting;
-using ProtocolBench.Lab;
-using ProtocolBench.Lab.Runs;
-using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Lab.Services;
-using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Benchmarks.Cli;
 

@@ -5,15 +5,10 @@ using BenchmarkDotNet.Exporters;
 using BenchmarkDotNet.Exporters.Csv;
 using BenchmarkDotNet.Exporters.Json;
 using BenchmarkDotNet.Jobs;
-using BenchmarkDotNet.Loggers;
 using BenchmarkDotNet.Order;
-using BenchmarkDotNet.Reports;
-using BenchmarkDotNet.Running;
 using BenchmarkDotNet.Validators;
 using Perfolizer.Horology;
 using BenchmarkDotNet.Filters;
-using ProtocolBench.Benchmarks.Suite;
-using ProtocolBench.Lab;
 
 namespace ProtocolBench.Benchmarks.Config;
 

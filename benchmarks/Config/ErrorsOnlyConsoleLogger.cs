@@ -1,5 +1,3 @@
-using BenchmarkDotNet.Loggers;
-
 namespace ProtocolBench.Benchmarks.Config;
 
 /// <summary>

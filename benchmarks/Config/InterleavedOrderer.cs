@@ -1,10 +1,6 @@
 using System.Collections.Immutable;
 using BenchmarkDotNet.Configs;
 using BenchmarkDotNet.Order;
-using BenchmarkDotNet.Reports;
-using BenchmarkDotNet.Running;
-using ProtocolBench.Benchmarks.Suite;
-using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Benchmarks.Config;
 

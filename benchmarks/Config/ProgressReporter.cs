@@ -1,11 +1,6 @@
 using System.Diagnostics;
 using BenchmarkDotNet.EventProcessors;
-using BenchmarkDotNet.Reports;
-using BenchmarkDotNet.Running;
 using BenchmarkDotNet.Validators;
-using ProtocolBench.Benchmarks.Suite;
-using ProtocolBench.Lab;
-using ProtocolBench.Lab.Statistics;
 
 namespace ProtocolBench.Benchmarks.Config;
 

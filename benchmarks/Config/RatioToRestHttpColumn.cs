@@ -1,8 +1,4 @@
 using BenchmarkDotNet.Columns;
-using BenchmarkDotNet.Reports;
-using BenchmarkDotNet.Running;
-using ProtocolBench.Benchmarks.Suite;
-using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Benchmarks.Config;
 

@@ -4,13 +4,7 @@ using BenchmarkDotNet.Columns;
 using BenchmarkDotNet.Diagnosers;
 using BenchmarkDotNet.Engines;
 using BenchmarkDotNet.Exporters;
-using BenchmarkDotNet.Loggers;
-using BenchmarkDotNet.Reports;
-using BenchmarkDotNet.Running;
 using BenchmarkDotNet.Validators;
-using ProtocolBench.Benchmarks.Suite;
-using ProtocolBench.Lab.Costs;
-using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Benchmarks.Config;
 

@@ -1,11 +1,7 @@
 using BenchmarkDotNet.Engines;
 using BenchmarkDotNet.Jobs;
-using BenchmarkDotNet.Running;
 using BenchmarkDotNet.Toolchains.InProcess.Emit;
 using Perfolizer.Horology;
-using ProtocolBench.Benchmarks.Suite;
-using ProtocolBench.Lab;
-using ProtocolBench.Lab.Statistics;
 
 namespace ProtocolBench.Benchmarks.Config;
 

@@ -1,7 +1,4 @@
-using ProtocolBench.Lab;
 using ProtocolBench.Lab.Charts;
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Benchmarks.Reporting;
 

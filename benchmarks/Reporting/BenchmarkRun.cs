@@ -1,7 +1,3 @@
-using ProtocolBench.Lab;
-using ProtocolBench.Lab.Runs;
-using ProtocolBench.Lab.Statistics;
-
 namespace ProtocolBench.Benchmarks.Reporting;
 
 /// <summary>The run description both commands share, and what only the benchmark command has: its job, rounds and restarts.</summary>

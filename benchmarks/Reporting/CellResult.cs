@@ -1,7 +1,3 @@
-using ProtocolBench.Benchmarks.Suite;
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Shared.Clients;
-
 namespace ProtocolBench.Benchmarks.Reporting;
 
 /// <summary>One cell: an operation on one protocol and transport, over all rounds.</summary>

@@ -1,8 +1,3 @@
-using ProtocolBench.Lab;
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Lab.Statistics;
-using ProtocolBench.Shared.Clients;
-
 namespace ProtocolBench.Benchmarks.Reporting;
 
 /// <summary>

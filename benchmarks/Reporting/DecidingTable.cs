@@ -1,10 +1,5 @@
-using ProtocolBench.Lab;
 using ProtocolBench.Lab.Conditions;
 using ProtocolBench.Lab.Network;
-using ProtocolBench.Lab.Reports;
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Lab.Statistics;
-using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Benchmarks.Reporting;
 

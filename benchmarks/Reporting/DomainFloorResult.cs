@@ -1,5 +1,3 @@
-using ProtocolBench.Lab.Scenarios;
-
 namespace ProtocolBench.Benchmarks.Reporting;
 
 /// <summary>An operation's domain floor: the Shared.Domain operation in process, without any protocol, over all rounds.</summary>

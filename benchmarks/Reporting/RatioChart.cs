@@ -1,7 +1,4 @@
-using ProtocolBench.Lab;
 using ProtocolBench.Lab.Charts;
-using ProtocolBench.Lab.Statistics;
-using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Benchmarks.Reporting;
 

@@ -1,9 +1,3 @@
-using ProtocolBench.Lab;
-using ProtocolBench.Lab.Costs;
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Lab.Statistics;
-using ProtocolBench.Shared.Clients;
-
 namespace ProtocolBench.Benchmarks.Reporting;
 
 /// <summary>The cells of a run, looked up by scenario, protocol and transport, and the comparisons the reports make.</summary>

@@ -1,9 +1,6 @@
 using System.Text.Json.Serialization;
 using BenchmarkDotNet.Engines;
-using BenchmarkDotNet.Reports;
 using ProtocolBench.Benchmarks.Config;
-using ProtocolBench.Benchmarks.Suite;
-using ProtocolBench.Lab.Costs;
 
 namespace ProtocolBench.Benchmarks.Reporting;
 

@@ -1,7 +1,5 @@
 using System.Text.Json;
 using System.Text.Json.Serialization;
-using ProtocolBench.Lab;
-using ProtocolBench.Lab.Runs;
 
 namespace ProtocolBench.Benchmarks.Reporting;
 

@@ -1,8 +1,5 @@
 using System.Globalization;
 using ProtocolBench.Benchmarks.Reporting.Summary;
-using ProtocolBench.Lab;
-using ProtocolBench.Lab.Reports;
-using ProtocolBench.Lab.Statistics;
 
 namespace ProtocolBench.Benchmarks.Reporting;
 

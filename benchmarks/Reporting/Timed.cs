@@ -1,7 +1,3 @@
-using ProtocolBench.Lab;
-using ProtocolBench.Lab.Costs;
-using ProtocolBench.Lab.Statistics;
-
 namespace ProtocolBench.Benchmarks.Reporting;
 
 /// <summary>

@@ -1,5 +1,3 @@
-using ProtocolBench.Lab.Scenarios;
-
 namespace ProtocolBench.Benchmarks.Reporting;
 
 /// <summary>A binary file's loopback transfer: its bytes over a plain TCP socket from the REST service's process, over all rounds.</summary>

@@ -1,5 +1,3 @@
-using ProtocolBench.Lab.Scenarios;
-
 namespace ProtocolBench.Benchmarks.Suite;
 
 /// <summary>The Śliwa &amp; Pańczyk domain: three searches, get one, list 100, create (deleted again after each cell).</summary>

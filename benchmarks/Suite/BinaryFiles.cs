@@ -1,5 +1,3 @@
-using ProtocolBench.Lab.Scenarios;
-
 namespace ProtocolBench.Benchmarks.Suite;
 
 /// <summary>The files in each protocol's native binary form, beyond the paper: REST's raw endpoints and gRPC's StreamPdf.</summary>

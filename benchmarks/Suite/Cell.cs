@@ -1,8 +1,3 @@
-using BenchmarkDotNet.Running;
-using ProtocolBench.Lab;
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Shared.Clients;
-
 namespace ProtocolBench.Benchmarks.Suite;
 
 /// <summary>

@@ -1,6 +1,3 @@
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Shared.Clients;
-
 namespace ProtocolBench.Benchmarks.Suite;
 
 /// <summary>

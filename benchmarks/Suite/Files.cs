@@ -1,5 +1,3 @@
-using ProtocolBench.Lab.Scenarios;
-
 namespace ProtocolBench.Benchmarks.Suite;
 
 /// <summary>Scenarios VI and VII as in the paper: REST and GraphQL send the file as base64 in JSON, gRPC as a bytes field.</summary>

@@ -1,6 +1,4 @@
 using System.Net;
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Shared.Clients;
 using ProtocolBench.Shared.Domain;
 
 namespace ProtocolBench.Benchmarks.Suite;

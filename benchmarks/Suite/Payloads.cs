@@ -1,5 +1,3 @@
-using ProtocolBench.Lab.Scenarios;
-
 namespace ProtocolBench.Benchmarks.Suite;
 
 /// <summary>Bolanowski et al. scenarios I–V with the paper's arguments: no database behind them.</summary>

@@ -1,7 +1,4 @@
 using BenchmarkDotNet.Attributes;
-using ProtocolBench.Lab;
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Benchmarks.Suite;
 

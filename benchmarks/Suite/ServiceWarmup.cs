@@ -1,9 +1,4 @@
 using System.Diagnostics;
-using BenchmarkDotNet.Running;
-using ProtocolBench.Lab;
-using ProtocolBench.Lab.Costs;
-using ProtocolBench.Lab.Statistics;
-using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Benchmarks.Suite;
 

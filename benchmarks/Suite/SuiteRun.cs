@@ -1,6 +1,4 @@
 using System.Collections.Concurrent;
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Shared.Clients;
 using ProtocolBench.Shared.Domain.Data;
 
 namespace ProtocolBench.Benchmarks.Suite;

@@ -1,7 +1,4 @@
 using System.Collections.Concurrent;
-using BenchmarkDotNet.Running;
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Benchmarks.Suite;
 

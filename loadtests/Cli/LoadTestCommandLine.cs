@@ -1,9 +1,4 @@
 using System.CommandLine;
-using ProtocolBench.Lab;
-using ProtocolBench.Lab.CommandLine;
-using ProtocolBench.Lab.Runs;
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.LoadTests.Cli;
 

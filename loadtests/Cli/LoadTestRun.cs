@@ -1,10 +1,3 @@
-using HdrHistogram;
-using ProtocolBench.Lab;
-using ProtocolBench.Lab.CommandLine;
-using ProtocolBench.Lab.Runs;
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Lab.Services;
-using ProtocolBench.Shared.Clients;
 using ProtocolBench.Shared.Domain.Data;
 using Spectre.Console;
 

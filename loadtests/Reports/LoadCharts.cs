@@ -1,8 +1,4 @@
-using System.Globalization;
-using ProtocolBench.Lab;
 using ProtocolBench.Lab.Charts;
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.LoadTests.Reports;
 

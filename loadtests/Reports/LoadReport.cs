@@ -1,8 +1,4 @@
-using System.Globalization;
-using ProtocolBench.Lab;
-using ProtocolBench.Lab.Costs;
 using ProtocolBench.Lab.Reports;
-using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.LoadTests.Reports;
 

@@ -1,8 +1,4 @@
-using System.Globalization;
-using ProtocolBench.Lab;
-using ProtocolBench.Lab.Scenarios;
 using ProtocolBench.Lab.Statistics;
-using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.LoadTests.Reports;
 

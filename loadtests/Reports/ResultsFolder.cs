@@ -1,10 +1,6 @@
-using System.Globalization;
 using System.Text;
 using System.Text.Json;
 using CsvHelper;
-using HdrHistogram;
-using ProtocolBench.Lab;
-using ProtocolBench.Lab.Runs;
 
 namespace ProtocolBench.LoadTests.Reports;
 

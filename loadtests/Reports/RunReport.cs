@@ -1,6 +1,3 @@
-using ProtocolBench.Lab;
-using ProtocolBench.Lab.Runs;
-
 namespace ProtocolBench.LoadTests.Reports;
 
 /// <summary>A load run as summary.json and the reports hold it: the run description both commands share, what was asked, and what was measured.</summary>

@@ -1,6 +1,3 @@
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Shared.Clients;
-
 namespace ProtocolBench.LoadTests.Reports;
 
 /// <summary>What the load run was asked to do beyond the <see cref="Lab.RunDescription"/>, as summary.json and the report record it.</summary>

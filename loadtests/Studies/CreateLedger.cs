@@ -1,5 +1,4 @@
 using System.Collections.Concurrent;
-using ProtocolBench.Lab.Scenarios;
 
 namespace ProtocolBench.LoadTests.Studies;
 

@@ -1,15 +1,7 @@
 using System.Buffers.Binary;
-using System.Diagnostics;
-using System.Globalization;
 using System.Net;
 using System.Text.RegularExpressions;
 using Google.Protobuf;
-using ProtocolBench.Lab;
-using ProtocolBench.Lab.CommandLine;
-using ProtocolBench.Lab.Runs;
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Lab.Services;
-using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.LoadTests.Studies;
 

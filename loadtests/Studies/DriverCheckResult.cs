@@ -1,5 +1,3 @@
-using ProtocolBench.Lab.Scenarios;
-
 namespace ProtocolBench.LoadTests.Studies;
 
 /// <summary>Our driver against wrk and h2load on one scenario (one row per endpoint), and its latency at a fixed rate against hey and h2load.</summary>

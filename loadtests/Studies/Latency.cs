@@ -1,5 +1,3 @@
-using HdrHistogram;
-
 namespace ProtocolBench.LoadTests.Studies;
 
 /// <summary>Latency figures of one histogram, in milliseconds.</summary>

@@ -1,8 +1,4 @@
 using System.CommandLine;
-using ProtocolBench.Lab;
-using ProtocolBench.Lab.CommandLine;
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.LoadTests.Studies;
 

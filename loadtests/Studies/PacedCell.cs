@@ -1,6 +1,3 @@
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Shared.Clients;
-
 namespace ProtocolBench.LoadTests.Studies;
 
 /// <summary>One cell of the paced study (scenario, protocol, transport): its latencies, bytes, tally, nothing-lost check and every sample.</summary>

@@ -1,5 +1,3 @@
-using ProtocolBench.Lab.Scenarios;
-
 namespace ProtocolBench.LoadTests.Studies;
 
 /// <summary>One paced request: when it was due, when it started and how long it took (ms from the cell's start), and its outcome.</summary>

@@ -1,9 +1,4 @@
-using System.Diagnostics;
-using ProtocolBench.Lab;
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Lab.Services;
 using ProtocolBench.Lab.Statistics;
-using ProtocolBench.Shared.Clients;
 using Spectre.Console;
 
 namespace ProtocolBench.LoadTests.Studies;

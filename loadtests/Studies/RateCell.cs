@@ -1,6 +1,3 @@
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Shared.Clients;
-
 namespace ProtocolBench.LoadTests.Studies;
 
 /// <summary>One protocol and transport of the rate sweep on one scenario: its steps, up to the first beyond the bound.</summary>

@@ -1,5 +1,3 @@
-using ProtocolBench.Lab.Costs;
-
 namespace ProtocolBench.LoadTests.Studies;
 
 /// <summary>One step of the open-loop rate sweep: requests sent on a fixed schedule at one offered rate, and what came of them.</summary>

@@ -1,10 +1,3 @@
-using System.Diagnostics;
-using HdrHistogram;
-using ProtocolBench.Lab;
-using ProtocolBench.Lab.Costs;
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Lab.Services;
-using ProtocolBench.Shared.Clients;
 using Spectre.Console;
 
 namespace ProtocolBench.LoadTests.Studies;

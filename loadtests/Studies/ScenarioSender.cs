@@ -1,6 +1,3 @@
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Shared.Clients;
-
 namespace ProtocolBench.LoadTests.Studies;
 
 /// <summary>

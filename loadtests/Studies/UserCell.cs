@@ -1,8 +1,3 @@
-using HdrHistogram;
-using ProtocolBench.Lab.Costs;
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Shared.Clients;
-
 namespace ProtocolBench.LoadTests.Studies;
 
 /// <summary>One cell of the virtual-user study (scenario, protocol, transport, users): throughput, latency, bytes, tally and nothing-lost check.</summary>

@@ -1,7 +1,3 @@
-using System.Diagnostics;
-using HdrHistogram;
-using ProtocolBench.Shared.Clients;
-
 namespace ProtocolBench.LoadTests.Studies;
 
 /// <summary>

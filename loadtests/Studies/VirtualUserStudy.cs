@@ -1,9 +1,3 @@
-using HdrHistogram;
-using ProtocolBench.Lab.Costs;
-using ProtocolBench.Lab.Services;
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Lab;
-using ProtocolBench.Shared.Clients;
 using Spectre.Console;
 
 namespace ProtocolBench.LoadTests.Studies;

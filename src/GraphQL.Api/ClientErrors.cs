@@ -1,6 +1,3 @@
-using GraphQL;
-using GraphQL.Execution;
-using GraphQL.Validation;
 using GraphQL.Validation.Errors;
 
 namespace ProtocolBench.GraphQL.Api;

@@ -1,5 +1,4 @@
 using GraphQL.Validation.Complexity;
-using GraphQLParser.AST;
 using ProtocolBench.Shared.Domain.Shapes;
 
 namespace ProtocolBench.GraphQL.Api;

@@ -1,7 +1,4 @@
-using GraphQL;
-using GraphQL.Execution;
 using GraphQLParser;
-using GraphQLParser.AST;
 using GraphQLParser.Exceptions;
 
 namespace ProtocolBench.GraphQL.Api;

@@ -1,9 +1,5 @@
 using System.Text.Encodings.Web;
-using GraphQL;
-using GraphQL.Execution;
 using GraphQL.Validation.Rules.Custom;
-using ProtocolBench.GraphQL.Api.Budget;
-using ProtocolBench.Shared.Domain.Payloads;
 using ProtocolBench.Shared.Hosting.Operations;
 using GraphQLServiceLifetime = GraphQL.DI.ServiceLifetime;
 

@@ -1,15 +1,7 @@
 using System.Buffers;
 using System.IO.Pipelines;
-using System.Text.Json;
-using GraphQL;
-using GraphQL.Execution;
 using GraphQL.Transport;
-using GraphQL.Types;
-using GraphQL.Validation;
-using GraphQLParser.AST;
 using Microsoft.Net.Http.Headers;
-using ProtocolBench.GraphQL.Api.Budget;
-using ProtocolBench.Shared.Domain.Payloads;
 
 namespace ProtocolBench.GraphQL.Api;
 

@@ -1,4 +1,3 @@
-using System.Text.Json;
 using GraphQL.SystemTextJson;
 
 namespace ProtocolBench.GraphQL.Api;

@@ -1,10 +1,6 @@
-using GraphQL.Types;
-using Microsoft.EntityFrameworkCore;
 using ProtocolBench.GraphQL.Api.Authors;
 using ProtocolBench.GraphQL.Api.Payloads;
 using ProtocolBench.GraphQL.Api.Shapes;
-using ProtocolBench.Shared.Domain.Data;
-using ProtocolBench.Shared.Domain.Payloads;
 
 namespace ProtocolBench.GraphQL.Api;
 

@@ -1,6 +1,4 @@
-using System.Text.Json;
 using System.Text.Json.Serialization;
-using GraphQL;
 using GraphQL.SystemTextJson;
 
 namespace ProtocolBench.GraphQL.Api;

@@ -1,6 +1,3 @@
-using GraphQL;
-using GraphQL.Types;
-
 namespace ProtocolBench.GraphQL.Api;
 
 /// <summary>

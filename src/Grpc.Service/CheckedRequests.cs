@@ -1,7 +1,5 @@
 using System.Reflection;
-using Google.Protobuf;
 using Grpc.AspNetCore.Server.Model;
-using Grpc.Core;
 using Grpc.Net.Compression;
 
 namespace ProtocolBench.Grpc.Service;

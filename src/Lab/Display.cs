@@ -1,5 +1,3 @@
-using ProtocolBench.Shared.Clients;
-
 namespace ProtocolBench.Lab;
 
 /// <summary>How protocols and transports are named and coloured in every report, chart and console line.</summary>

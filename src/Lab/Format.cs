@@ -1,5 +1,3 @@
-using System.Globalization;
-
 namespace ProtocolBench.Lab;
 
 /// <summary>Numbers as every report writes them: invariant culture, three significant digits, the unit a reader expects.</summary>

@@ -1,4 +1,3 @@
-using System.Net;
 using System.Net.Security;
 using System.Net.Sockets;
 

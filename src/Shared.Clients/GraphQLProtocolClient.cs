@@ -1,12 +1,8 @@
-using System.Net;
 using System.Net.Http.Headers;
 using System.Net.Http.Json;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using System.Text.Json.Serialization.Metadata;
-using ProtocolBench.Shared.Domain.Authors;
-using ProtocolBench.Shared.Domain.Payloads;
-using ProtocolBench.Shared.Domain.Shapes;
 
 namespace ProtocolBench.Shared.Clients;
 

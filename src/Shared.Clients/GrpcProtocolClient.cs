@@ -5,8 +5,6 @@ using Grpc.Core;
 using Grpc.Net.Client;
 using Grpc.Net.Compression;
 using ProtocolBench.Shared.Domain;
-using ProtocolBench.Shared.Domain.Authors;
-using ProtocolBench.Shared.Domain.Shapes;
 
 namespace ProtocolBench.Shared.Clients;
 

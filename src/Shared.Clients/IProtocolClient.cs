@@ -1,6 +1,3 @@
-using ProtocolBench.Shared.Domain.Authors;
-using ProtocolBench.Shared.Domain.Shapes;
-
 namespace ProtocolBench.Shared.Clients;
 
 /// <summary>

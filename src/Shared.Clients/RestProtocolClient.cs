@@ -1,10 +1,6 @@
-using System.Net;
 using System.Net.Http.Json;
 using System.Text.Json;
 using System.Text.Json.Serialization;
-using ProtocolBench.Shared.Domain.Authors;
-using ProtocolBench.Shared.Domain.Payloads;
-using ProtocolBench.Shared.Domain.Shapes;
 
 namespace ProtocolBench.Shared.Clients;
 

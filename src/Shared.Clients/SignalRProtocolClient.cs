@@ -5,9 +5,6 @@ using Microsoft.AspNetCore.Http.Connections.Client;
 using Microsoft.AspNetCore.SignalR;
 using Microsoft.AspNetCore.SignalR.Client;
 using Microsoft.Extensions.DependencyInjection;
-using ProtocolBench.Shared.Domain.Authors;
-using ProtocolBench.Shared.Domain.Payloads;
-using ProtocolBench.Shared.Domain.Shapes;
 
 namespace ProtocolBench.Shared.Clients;
 

@@ -1,4 +1,3 @@
-
 namespace ProtocolBench.Shared.Clients;
 
 /// <summary>Bytes sent and received on the client's sockets: plaintext on HTTP, TLS records on HTTPS.</summary>

@@ -1,7 +1,6 @@
 using System.Buffers;
 using System.Text.Encodings.Web;
 using System.Text.Json;
-using ProtocolBench.Shared.Domain.Authors;
 
 namespace ProtocolBench.Shared.Domain;
 

@@ -1,5 +1,4 @@
 using System.Data.Common;
-using ProtocolBench.Shared.Domain;
 
 namespace ProtocolBench.Shared.Hosting;
 

@@ -1,11 +1,5 @@
-using Microsoft.AspNetCore.Builder;
 using Microsoft.EntityFrameworkCore;
-using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Hosting;
-using Microsoft.Extensions.Logging;
-using Microsoft.Extensions.Options;
 using ProtocolBench.Shared.Domain.Authors;
-using ProtocolBench.Shared.Domain.Data;
 using ProtocolBench.Shared.Hosting.Health;
 
 namespace ProtocolBench.Shared.Hosting;

@@ -1,10 +1,5 @@
 using System.Net;
 using System.Net.Sockets;
-using Microsoft.Extensions.Configuration;
-using Microsoft.Extensions.Hosting;
-using Microsoft.Extensions.Options;
-using ProtocolBench.Shared.Domain;
-using ProtocolBench.Shared.Domain.Payloads;
 
 namespace ProtocolBench.Shared.Hosting;
 

@@ -1,6 +1,3 @@
-using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Hosting;
-using ProtocolBench.Shared.Domain.Payloads;
 using ProtocolBench.Shared.Hosting.Health;
 
 namespace ProtocolBench.Shared.Hosting;

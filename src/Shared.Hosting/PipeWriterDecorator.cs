@@ -1,5 +1,3 @@
-using System.IO.Pipelines;
-
 namespace ProtocolBench.Shared.Hosting;
 
 /// <summary>A <see cref="PipeWriter"/> that passes everything to <paramref name="inner"/>; a decorator overrides what it watches.</summary>

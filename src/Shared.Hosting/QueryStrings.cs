@@ -1,9 +1,7 @@
 using System.Buffers;
 using System.Globalization;
 using System.Text.Unicode;
-using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.Primitives;
-using ProtocolBench.Shared.Domain;
 
 namespace ProtocolBench.Shared.Hosting;
 

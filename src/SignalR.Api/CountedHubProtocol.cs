@@ -1,9 +1,6 @@
-using System.Buffers;
 using System.Diagnostics.CodeAnalysis;
 using System.Runtime.ExceptionServices;
 using Microsoft.AspNetCore.Connections;
-using Microsoft.AspNetCore.SignalR;
-using Microsoft.AspNetCore.SignalR.Protocol;
 using ProtocolBench.SignalR.Api.Budget;
 
 namespace ProtocolBench.SignalR.Api;

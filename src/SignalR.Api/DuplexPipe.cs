@@ -1,5 +1,3 @@
-using System.IO.Pipelines;
-
 namespace ProtocolBench.SignalR.Api;
 
 /// <summary>A connection's two pipes, one of them wrapped: what a hub filter puts in place of the transport's.</summary>

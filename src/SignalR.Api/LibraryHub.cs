@@ -1,8 +1,6 @@
 using System.Runtime.CompilerServices;
-using Microsoft.AspNetCore.SignalR;
 using ProtocolBench.Shared.Domain.Authors;
 using ProtocolBench.Shared.Domain.Data;
-using ProtocolBench.Shared.Domain.Payloads;
 using ProtocolBench.Shared.Domain.Shapes;
 
 namespace ProtocolBench.SignalR.Api;

@@ -1,7 +1,4 @@
 using Microsoft.AspNetCore.Http.Connections;
-using Microsoft.AspNetCore.SignalR;
-using Microsoft.AspNetCore.SignalR.Protocol;
-using ProtocolBench.Shared.Domain.Payloads;
 using ProtocolBench.Shared.Hosting.Operations;
 using ProtocolBench.SignalR.Api.Budget;
 

@@ -1,4 +1,3 @@
-using System.Buffers;
 using System.Text;
 using MessagePack;
 using MessagePack.Formatters;

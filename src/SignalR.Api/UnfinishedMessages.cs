@@ -1,7 +1,4 @@
-using System.Buffers;
-using System.IO.Pipelines;
 using Microsoft.AspNetCore.Connections.Features;
-using Microsoft.AspNetCore.SignalR;
 
 namespace ProtocolBench.SignalR.Api;
 

@@ -1,12 +1,5 @@
-using System.Diagnostics;
-using System.Net;
-using System.Text;
-using System.Text.Json;
 using System.Text.RegularExpressions;
 using Google.Protobuf;
-using ProtocolBench.Integration.Tests.Infrastructure;
-using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Domain;
 
 namespace ProtocolBench.Integration.Tests;
 

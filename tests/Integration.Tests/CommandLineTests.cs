@@ -1,5 +1,4 @@
 using ProtocolBench.Lab.CommandLine;
-using ProtocolBench.Shared.Domain.Data;
 
 namespace ProtocolBench.Integration.Tests;
 

@@ -1,11 +1,5 @@
-using System.Diagnostics;
 using System.Text.RegularExpressions;
-using Microsoft.EntityFrameworkCore;
-using ProtocolBench.Integration.Tests.Infrastructure;
 using ProtocolBench.Lab.Network;
-using ProtocolBench.Lab.Services;
-using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Domain.Data;
 
 namespace ProtocolBench.Integration.Tests;
 

@@ -1,7 +1,3 @@
-using ProtocolBench.Integration.Tests.Infrastructure;
-using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Domain.Authors;
-
 namespace ProtocolBench.Integration.Tests;
 
 /// <summary>

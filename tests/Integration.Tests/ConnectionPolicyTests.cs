@@ -1,6 +1,4 @@
 using System.Globalization;
-using ProtocolBench.Integration.Tests.Infrastructure;
-using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Integration.Tests;
 

@@ -1,4 +1,3 @@
-using ProtocolBench.Lab;
 using ProtocolBench.Lab.Runs;
 
 namespace ProtocolBench.Integration.Tests;

@@ -1,11 +1,5 @@
-using System.Diagnostics;
 using Microsoft.Data.Sqlite;
-using Microsoft.EntityFrameworkCore;
 using Npgsql;
-using ProtocolBench.Integration.Tests.Infrastructure;
-using ProtocolBench.Lab.Services;
-using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Domain.Data;
 
 namespace ProtocolBench.Integration.Tests;
 

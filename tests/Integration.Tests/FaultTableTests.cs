@@ -1,13 +1,6 @@
-using System.Net;
-using System.Net.Sockets;
-using System.Text;
 using Grpc.Core;
 using Grpc.Health.V1;
 using Grpc.Net.Client;
-using ProtocolBench.Lab;
-using ProtocolBench.Integration.Tests.Infrastructure;
-using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Domain;
 
 namespace ProtocolBench.Integration.Tests;
 

@@ -1,10 +1,4 @@
-using System.Net;
 using System.Net.Http.Headers;
-using System.Text;
-using System.Text.Json;
-using ProtocolBench.Integration.Tests.Infrastructure;
-using ProtocolBench.Lab.Services;
-using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Integration.Tests;
 

@@ -1,12 +1,4 @@
-using System.Diagnostics;
-using System.Net;
 using System.Net.Http.Json;
-using System.Text;
-using System.Text.Json;
-using ProtocolBench.Integration.Tests.Infrastructure;
-using ProtocolBench.Shared.Clients;
-using ProtocolBench.Lab.Services;
-using ProtocolBench.Shared.Domain;
 
 namespace ProtocolBench.Integration.Tests;
 

@@ -1,8 +1,3 @@
-using System.Text.Json.Nodes;
-using ProtocolBench.Integration.Tests.Infrastructure;
-using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Domain;
-
 namespace ProtocolBench.Integration.Tests;
 
 /// <summary>

@@ -1,12 +1,3 @@
-using System.Diagnostics;
-using System.Net;
-using System.Text;
-using System.Text.Json;
-using ProtocolBench.Integration.Tests.Infrastructure;
-using ProtocolBench.Lab.Services;
-using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Domain;
-
 namespace ProtocolBench.Integration.Tests;
 
 /// <summary>

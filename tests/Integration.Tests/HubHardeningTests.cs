@@ -1,7 +1,3 @@
-using System.Text;
-using ProtocolBench.Integration.Tests.Infrastructure;
-using ProtocolBench.Shared.Clients;
-
 namespace ProtocolBench.Integration.Tests;
 
 /// <summary>

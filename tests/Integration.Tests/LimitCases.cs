@@ -1,6 +1,3 @@
-using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Domain;
-
 namespace ProtocolBench.Integration.Tests;
 
 /// <summary>

@@ -1,8 +1,3 @@
-using System.Net.Sockets;
-using ProtocolBench.Integration.Tests.Infrastructure;
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Domain;
 using ProtocolBench.Shared.Hosting;
 
 namespace ProtocolBench.Integration.Tests;

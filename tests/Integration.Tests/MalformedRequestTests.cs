@@ -1,9 +1,4 @@
 using System.IO.Compression;
-using System.Net.Sockets;
-using System.Text;
-using ProtocolBench.Integration.Tests.Infrastructure;
-using ProtocolBench.Lab.Services;
-using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Integration.Tests;
 

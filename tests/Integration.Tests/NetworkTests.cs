@@ -1,9 +1,4 @@
-using System.Diagnostics;
-using ProtocolBench.Integration.Tests.Infrastructure;
 using ProtocolBench.Lab.Network;
-using ProtocolBench.Lab.Services;
-using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Domain.Data;
 
 namespace ProtocolBench.Integration.Tests;
 

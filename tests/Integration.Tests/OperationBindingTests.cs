@@ -1,7 +1,3 @@
-using ProtocolBench.Integration.Tests.Infrastructure;
-using ProtocolBench.Lab.Services;
-using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Domain;
 using ProtocolBench.Shared.Domain.Operations;
 
 namespace ProtocolBench.Integration.Tests;

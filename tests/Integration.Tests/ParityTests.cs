@@ -1,10 +1,4 @@
-using ProtocolBench.Integration.Tests.Infrastructure;
-using ProtocolBench.Lab;
 using ProtocolBench.Lab.Runs;
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Domain;
-using ProtocolBench.Shared.Domain.Authors;
 using ProtocolBench.Shared.Domain.Payloads;
 using ProtocolBench.Shared.Domain.Shapes;
 

@@ -1,17 +1,8 @@
 using System.Collections.Concurrent;
-using System.Diagnostics;
-using System.Net;
 using System.Text.RegularExpressions;
 using Grpc.Health.V1;
 using Grpc.Net.Client;
-using Microsoft.EntityFrameworkCore;
 using Npgsql;
-using ProtocolBench.Lab;
-using ProtocolBench.Integration.Tests.Infrastructure;
-using ProtocolBench.Shared.Clients;
-using ProtocolBench.Lab.Services;
-using ProtocolBench.Shared.Domain;
-using ProtocolBench.Shared.Domain.Data;
 
 namespace ProtocolBench.Integration.Tests;
 

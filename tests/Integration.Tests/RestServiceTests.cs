@@ -1,13 +1,6 @@
-using System.Net;
 using System.Net.Http.Json;
 using System.Security.Authentication;
-using System.Text;
-using System.Text.Json;
-using ProtocolBench.Integration.Tests.Infrastructure;
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Shared.Clients;
 using ProtocolBench.Shared.Domain.Payloads;
-using ProtocolBench.Shared.Domain;
 
 namespace ProtocolBench.Integration.Tests;
 

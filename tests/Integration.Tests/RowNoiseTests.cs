@@ -1,6 +1,3 @@
-using ProtocolBench.Lab;
-using ProtocolBench.Lab.Statistics;
-
 namespace ProtocolBench.Integration.Tests;
 
 /// <summary>A row's round-to-round noise: the residual of the two-way layout cell × round, and the pairs' intervals it gives.</summary>

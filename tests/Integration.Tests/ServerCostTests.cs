@@ -1,7 +1,4 @@
-using ProtocolBench.Integration.Tests.Infrastructure;
 using ProtocolBench.Lab.Costs;
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Integration.Tests;
 

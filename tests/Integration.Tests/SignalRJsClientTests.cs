@@ -1,10 +1,3 @@
-using System.Text.Json;
-using System.Text.Json.Nodes;
-using ProtocolBench.Integration.Tests.Infrastructure;
-using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Domain;
-using ProtocolBench.Shared.Domain.Authors;
-
 namespace ProtocolBench.Integration.Tests;
 
 /// <summary>

@@ -1,11 +1,4 @@
-using System.Net;
 using System.Net.WebSockets;
-using System.Text.Json.Nodes;
-using ProtocolBench.Integration.Tests.Infrastructure;
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Domain;
-using ProtocolBench.Shared.Domain.Authors;
 using ProtocolBench.Shared.Domain.Payloads;
 
 namespace ProtocolBench.Integration.Tests;

@@ -1,11 +1,4 @@
-using System.Diagnostics;
-using System.Net.Sockets;
 using System.Net.WebSockets;
-using System.Text;
-using System.Text.Json;
-using ProtocolBench.Integration.Tests.Infrastructure;
-using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Domain;
 
 namespace ProtocolBench.Integration.Tests;
 

@@ -1,8 +1,3 @@
-using System.Diagnostics;
-using System.Text;
-using ProtocolBench.Integration.Tests.Infrastructure;
-using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Domain;
 using ProtocolBench.Shared.Hosting.Budget;
 
 namespace ProtocolBench.Integration.Tests;

@@ -1,6 +1,3 @@
-using ProtocolBench.Lab;
-using ProtocolBench.Lab.Statistics;
-
 namespace ProtocolBench.Integration.Tests;
 
 /// <summary>The parts a run's time is split into (processing, bytes on the link, opening a connection) and what they predict.</summary>

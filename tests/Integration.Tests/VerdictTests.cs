@@ -1,6 +1,3 @@
-using ProtocolBench.Lab;
-using ProtocolBench.Lab.Statistics;
-
 namespace ProtocolBench.Integration.Tests;
 
 /// <summary>

@@ -1,21 +1,13 @@
-using System.Globalization;
-using ProtocolBench.Lab;
-using ProtocolBench.Lab.Reports;
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Shared.Clients;
-
 namespace ProtocolBench.Benchmarks.Reporting.Summary;
 
 /// <summary>Every cell: its times, ratio to REST, round spread, allocations, wire bytes and costs.</summary>
 internal sealed class CellSection(ResultSet results)
 {
-    private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
-
-    public SummarySection Section() => new SummarySection("Every cell",
-                "Time (geometric mean of the rounds' medians) and 95th percentile (median of the rounds') of the per-operation time; ratio to REST on the same row with its 95 % interval; " +
-                "round spread: (slowest − fastest round median) ÷ median; bytes the client allocated per operation (MemoryDiagnoser in the first round; " +
-                "the client process only); bytes at the client's socket per operation.",
-                Table(), null);
+    public SummarySection Section() => new("Every cell",
+        "Time (geometric mean of the rounds' medians) and 95th percentile (median of the rounds') of the per-operation time; ratio to REST on the same row with its 95 % interval; " +
+        "round spread: (slowest − fastest round median) ÷ median; bytes the client allocated per operation (MemoryDiagnoser in the first round; " +
+        "the client process only); bytes at the client's socket per operation.",
+        Table(), null);
 
     private Table Table()
     {
@@ -45,12 +37,12 @@ internal sealed class CellSection(ResultSet results)
                     Format.Time(cell.Time),
                     Format.Time(cell.P95),
                     protocol == Protocol.Rest ? "1" : results.RatioToRest(cell)?.ToString() ?? "–",
-                    double.IsFinite(cell.RoundSpread) ? cell.RoundSpread.ToString("P0", Invariant) : "–",
+                    double.IsFinite(cell.RoundSpread) ? cell.RoundSpread.ToString("P0", SummaryText.Invariant) : "–",
                     cell.AllocatedPerOp is { } allocated ? Format.Size(allocated) : "?",
                     cell.Wire is { } wire ? Format.Bytes(wire.TotalPerOp) : "?",
-                    CostText.Micros(cell.ServerCpuMicros),
-                    CostText.Size(cell.ServerAllocatedBytes),
-                    CostText.Micros(cell.ClientCpuMicros));
+                    SummaryText.Micros(cell.ServerCpuMicros),
+                    SummaryText.Size(cell.ServerAllocatedBytes),
+                    SummaryText.Micros(cell.ClientCpuMicros));
             }
         }
 

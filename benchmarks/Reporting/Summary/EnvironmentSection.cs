@@ -1,11 +1,9 @@
-using ProtocolBench.Lab.Reports;
-
 namespace ProtocolBench.Benchmarks.Reporting.Summary;
 
 /// <summary>The machine, the services and how this run measured.</summary>
 internal sealed class EnvironmentSection(ResultSet results, BenchmarkRun run)
 {
-    public SummarySection Section() => new SummarySection("Environment", "", Table(), null);
+    public SummarySection Section() => new("Environment", "", Table(), null);
 
     private Table Table() => run.Setup(
         ("BenchmarkDotNet", $"{run.BenchmarkDotNet}, in-process toolchain (client), services as separate processes"),

@@ -1,20 +1,12 @@
-using System.Globalization;
-using ProtocolBench.Lab;
-using ProtocolBench.Lab.Reports;
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Shared.Clients;
-
 namespace ProtocolBench.Benchmarks.Reporting.Summary;
 
 /// <summary>Our times laid out like Bolanowski et al.'s, their medians beside ours.</summary>
 internal sealed class PaperSection(ResultSet results, BenchmarkRun run)
 {
-    private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
-
-    public SummarySection Section() => new SummarySection("Times beside the paper",
-                "Our times in milliseconds, laid out like Bolanowski et al. 2022 (docs/methodology.md, \"The papers\"); the paper's medians in parentheses " +
-                "(two machines on a LAN, JMeter, 1 request/s). Bold: the named winner on that transport. " + LikeWithLike,
-                Table(), null);
+    public SummarySection Section() => new("Times beside the paper",
+        "Our times in milliseconds, laid out like Bolanowski et al. 2022 (docs/methodology.md, \"The papers\"); the paper's medians in parentheses " +
+        "(two machines on a LAN, JMeter, 1 request/s). Bold: the named winner on that transport. " + LikeWithLike,
+        Table(), null);
 
     /// <summary>Whether the paper's figures were measured under this run's conditions, and what to run if not.</summary>
     private string LikeWithLike => run.Conditions.Preset == "bolanowski"
@@ -38,7 +30,7 @@ internal sealed class PaperSection(ResultSet results, BenchmarkRun run)
                 var text = cell is null ? "–" : Format.Milliseconds(cell.Time);
                 if (paper is { } value)
                 {
-                    text += $" ({value.ToString(Invariant)})";
+                    text += $" ({value.ToString(SummaryText.Invariant)})";
                 }
 
                 var ranking = results.RankingOf(scenario, transport);

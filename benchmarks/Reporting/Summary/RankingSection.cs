@@ -1,20 +1,12 @@
-using System.Globalization;
-using ProtocolBench.Lab;
-using ProtocolBench.Lab.Reports;
-using ProtocolBench.Lab.Statistics;
-using ProtocolBench.Shared.Clients;
-
 namespace ProtocolBench.Benchmarks.Reporting.Summary;
 
 /// <summary>The answer first: which protocol is faster, per operation and transport.</summary>
 internal sealed class RankingSection(ResultSet results)
 {
-    private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
-
-    public SummarySection Section() => new SummarySection("Which protocol is faster",
-                "Per operation and transport: each protocol's time (the geometric mean of its rounds' medians), each protocol's time ÷ REST's with its 95 % " +
-                "interval (paired round by round: geometric mean of the rounds' ratios, Student's t with the row's round-to-round noise: the residual of its cells over its rounds), the ranking and the rounds that measured the row. " + Rule,
-                Table(), null);
+    public SummarySection Section() => new("Which protocol is faster",
+        "Per operation and transport: each protocol's time (the geometric mean of its rounds' medians), each protocol's time ÷ REST's with its 95 % " +
+        "interval (paired round by round: geometric mean of the rounds' ratios, Student's t with the row's round-to-round noise: the residual of its cells over its rounds), the ranking and the rounds that measured the row. " + Rule,
+        Table(), null);
 
 private string Rule => $"Each pair of a row is faster (the whole 95 % interval of slower ÷ faster beyond 1 + {Verdict.PracticalDifference:P0}), level (the whole " +
                    $"interval within {Verdict.PracticalDifference:P0} either way) or undecided. Tiers: the protocols no other is faster than, then the same " +
@@ -55,7 +47,7 @@ private string Rule => $"Each pair of a row is faster (the whole 95 % interval o
     /// to the 10 % line for the rounds left to decide them.
     /// </summary>
     private string Settled(RowRanking row) =>
-        !row.Ranking.Tested ? row.Rounds.ToString(Invariant)
+        !row.Ranking.Tested ? row.Rounds.ToString(SummaryText.Invariant)
         : row.Ranking.Settled ? $"{row.Rounds}, settled"
         : row.OnTheLine(results.Design)
             ? $"{row.Rounds}, {row.Ranking.Undecided.Count()} undecided (on the line)"

@@ -1,5 +1,3 @@
-using ProtocolBench.Lab.Reports;
-
 namespace ProtocolBench.Benchmarks.Reporting.Summary;
 
 /// <summary>One section of the summary: its title, what it says first, and its table or its chart (null: the run has nothing for it, and the section is left out).</summary>

@@ -1,19 +1,11 @@
-using System.Globalization;
-using ProtocolBench.Lab;
-using ProtocolBench.Lab.Reports;
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Shared.Clients;
-
 namespace ProtocolBench.Benchmarks.Reporting.Summary;
 
 /// <summary>The pairs a run left undecided, with their intervals.</summary>
 internal sealed class UndecidedSection(ResultSet results)
 {
-    private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
-
-    public SummarySection Section() => new SummarySection("Undecided pairs",
-                "The pairs whose interval reaches both sides of a 10 % line. A quieter machine (less movement of a cell from round to round) would decide them; on a row marked \"on the line\", more rounds than the design allows would be needed too.",
-                Table(), null);
+    public SummarySection Section() => new("Undecided pairs",
+        "The pairs whose interval reaches both sides of a 10 % line. A quieter machine (less movement of a cell from round to round) would decide them; on a row marked \"on the line\", more rounds than the design allows would be needed too.",
+        Table(), null);
 
     /// <summary>Every pair the run left undecided, with its interval; null when there is none.</summary>
     private Table? Table()
@@ -29,7 +21,7 @@ internal sealed class UndecidedSection(ResultSet results)
         {
             foreach (var pair in row.Ranking.Undecided)
             {
-                table.Add(row.Scenario.Short, Display.Of(row.Transport), pair.Pair(), row.Rounds.ToString(Invariant));
+                table.Add(row.Scenario.Short, Display.Of(row.Transport), pair.Pair(), row.Rounds.ToString(SummaryText.Invariant));
             }
         }
 

@@ -1,9 +1,3 @@
-using ProtocolBench.Lab;
-using ProtocolBench.Lab.Reports;
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Lab.Statistics;
-using ProtocolBench.Shared.Clients;
-
 namespace ProtocolBench.Benchmarks.Reporting.Summary;
 
 /// <summary>REST against gRPC as the paper compared them (its Table 1), and how many of its verdicts this run reproduces.</summary>
@@ -29,9 +23,9 @@ internal sealed class VerdictSection
             : "No verdict of the paper could be compared: this run measured none of the paper's scenarios on both REST and gRPC."
         : $"We reproduce {reproduced} of the paper's {compared} verdicts{(which.Count > 0 ? ": " + string.Join("; ", which) : "")}.";
 
-    public SummarySection Section() => new SummarySection("Verdicts (the paper's Table 1)",
-                $"REST against gRPC as the paper compared them, by the same rule (the paper's \"both\" is our \"no clear winner\"). {Line}",
-                table, null);
+    public SummarySection Section() => new("Verdicts (the paper's Table 1)",
+        $"REST against gRPC as the paper compared them, by the same rule (the paper's \"both\" is our \"no clear winner\"). {Line}",
+        table, null);
 
     private (Table Table, int Reproduced, int Compared, List<string> Which) Verdicts()
     {

@@ -1,20 +1,15 @@
-using ProtocolBench.Lab;
-using ProtocolBench.Lab.Reports;
-using ProtocolBench.Lab.Scenarios;
-using ProtocolBench.Shared.Clients;
-
 namespace ProtocolBench.Benchmarks.Reporting.Summary;
 
 /// <summary>Bytes on the wire per operation, and which protocol moves the fewest (Kamiński et al.).</summary>
 internal sealed class WireSection(ResultSet results, BenchmarkRun run)
 {
-    public SummarySection Section() => new SummarySection("Bytes on the wire per operation",
-                "Request + response bytes at the client's socket (plaintext on HTTP, TLS records on HTTPS; no TCP/IP headers), averaged " +
-                "over serial operations" + (run.Conditions.Connections == ConnectionPolicy.New
-                    ? ", each on a new connection, so with the bytes of opening it (see \"Opening a connection\")"
-                    : " on an already open connection (the bytes of opening one are under \"Opening a connection\")") +
-                "; the ratio is to REST on the same transport. " + FewestBytes(),
-                Table(), null);
+    public SummarySection Section() => new("Bytes on the wire per operation",
+        "Request + response bytes at the client's socket (plaintext on HTTP, TLS records on HTTPS; no TCP/IP headers), averaged " +
+        "over serial operations" + (run.Conditions.Connections == ConnectionPolicy.New
+        ? ", each on a new connection, so with the bytes of opening it (see \"Opening a connection\")"
+        : " on an already open connection (the bytes of opening one are under \"Opening a connection\")") +
+        "; the ratio is to REST on the same transport. " + FewestBytes(),
+        Table(), null);
 
     private Table Table()
     {

@@ -1,10 +1,3 @@
-using GraphQL;
-using GraphQL.Types;
-using Microsoft.EntityFrameworkCore;
-using ProtocolBench.GraphQL.Api.Budget;
-using ProtocolBench.Shared.Domain.Authors;
-using ProtocolBench.Shared.Domain.Data;
-
 namespace ProtocolBench.GraphQL.Api.Authors;
 
 /// <summary>createAuthor, updateAuthor, deleteAuthor: the domain validates name and country before any write.</summary>

@@ -1,7 +1,3 @@
-using GraphQL;
-using GraphQL.Types;
-using ProtocolBench.Shared.Domain.Authors;
-
 namespace ProtocolBench.GraphQL.Api.Authors;
 
 /// <summary>The domain's <see cref="AuthorDto"/> as it is: the same fields REST and gRPC return.</summary>

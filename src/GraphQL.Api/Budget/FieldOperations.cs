@@ -1,6 +1,4 @@
-using GraphQL;
 using GraphQL.Builders;
-using GraphQL.Types;
 
 namespace ProtocolBench.GraphQL.Api.Budget;
 

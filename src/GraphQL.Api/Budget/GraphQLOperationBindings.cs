@@ -1,4 +1,3 @@
-using GraphQL.Types;
 using ProtocolBench.Shared.Hosting.Operations;
 
 namespace ProtocolBench.GraphQL.Api.Budget;

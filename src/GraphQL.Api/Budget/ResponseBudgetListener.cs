@@ -1,8 +1,3 @@
-using GraphQL.Execution;
-using GraphQL.Validation;
-using GraphQLParser.AST;
-using ProtocolBench.Shared.Domain.Payloads;
-
 namespace ProtocolBench.GraphQL.Api.Budget;
 
 /// <summary>

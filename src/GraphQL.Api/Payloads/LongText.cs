@@ -1,7 +1,4 @@
-using System.Text.Json;
 using System.Text.Json.Serialization;
-using GraphQL.Types;
-using ProtocolBench.Shared.Domain.Payloads;
 
 namespace ProtocolBench.GraphQL.Api.Payloads;
 

@@ -1,9 +1,4 @@
-using GraphQL;
-using GraphQL.Types;
 using ProtocolBench.GraphQL.Api.Authors;
-using ProtocolBench.GraphQL.Api.Budget;
-using ProtocolBench.Shared.Domain.Authors;
-using ProtocolBench.Shared.Domain.Payloads;
 
 namespace ProtocolBench.GraphQL.Api.Payloads;
 

@@ -1,6 +1,3 @@
-using GraphQL;
-using GraphQL.Types;
-using ProtocolBench.GraphQL.Api.Budget;
 using ProtocolBench.Shared.Domain.Shapes;
 
 namespace ProtocolBench.GraphQL.Api.Shapes;

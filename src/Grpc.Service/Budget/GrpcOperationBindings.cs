@@ -1,7 +1,6 @@
 using System.Reflection;
 using Grpc.AspNetCore.Server;
 using ProtocolBench.Shared.Hosting.Operations;
-using ProtocolBench.V1;
 
 namespace ProtocolBench.Grpc.Service.Budget;
 

@@ -1,8 +1,5 @@
-using Google.Protobuf;
-using Grpc.Core;
 using Grpc.Core.Interceptors;
 using ProtocolBench.Shared.Domain.Payloads;
-using ProtocolBench.V1;
 
 namespace ProtocolBench.Grpc.Service.Budget;
 

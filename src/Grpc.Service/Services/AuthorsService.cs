@@ -1,7 +1,5 @@
-using Grpc.Core;
 using ProtocolBench.Shared.Domain.Authors;
 using ProtocolBench.Shared.Domain.Data;
-using ProtocolBench.V1;
 
 namespace ProtocolBench.Grpc.Service.Services;
 

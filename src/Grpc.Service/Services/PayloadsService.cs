@@ -1,7 +1,4 @@
-using Google.Protobuf;
-using Grpc.Core;
 using ProtocolBench.Shared.Domain.Payloads;
-using ProtocolBench.V1;
 
 namespace ProtocolBench.Grpc.Service.Services;
 

@@ -1,6 +1,4 @@
-using Grpc.Core;
 using ProtocolBench.Shared.Domain.Shapes;
-using ProtocolBench.V1;
 
 namespace ProtocolBench.Grpc.Service.Services;
 

@@ -1,14 +1,11 @@
 using System.CommandLine;
 using System.CommandLine.Help;
 using System.CommandLine.Parsing;
-using System.Globalization;
 using System.Net;
 using Microsoft.Data.Sqlite;
 using ProtocolBench.Lab.Conditions;
 using ProtocolBench.Lab.Network;
 using ProtocolBench.Lab.Runs;
-using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Domain.Data;
 
 namespace ProtocolBench.Lab.CommandLine;
 

@@ -1,8 +1,5 @@
 using ProtocolBench.Lab.Conditions;
 using ProtocolBench.Lab.Runs;
-using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Domain;
-using ProtocolBench.Shared.Domain.Data;
 
 namespace ProtocolBench.Lab.CommandLine;
 

@@ -1,7 +1,4 @@
 using System.CommandLine.Parsing;
-using System.Globalization;
-using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Domain.Data;
 
 namespace ProtocolBench.Lab.CommandLine;
 

@@ -1,5 +1,4 @@
 using ProtocolBench.Lab.Network;
-using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Lab.Conditions;
 

@@ -1,5 +1,4 @@
 using System.Diagnostics.Tracing;
-using System.Globalization;
 using Microsoft.Diagnostics.NETCore.Client;
 using Microsoft.Diagnostics.Tracing;
 

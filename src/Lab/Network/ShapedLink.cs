@@ -1,5 +1,3 @@
-using System.Diagnostics;
-using System.Globalization;
 using System.Text.RegularExpressions;
 using ProtocolBench.Lab.Services;
 

@@ -1,6 +1,3 @@
-using System.Diagnostics;
-using System.Globalization;
-
 namespace ProtocolBench.Lab.Runs;
 
 /// <summary>

@@ -1,4 +1,3 @@
-using System.Globalization;
 using System.Text.Json.Serialization;
 using ProtocolBench.Lab.Conditions;
 using ProtocolBench.Lab.Reports;

@@ -1,5 +1,3 @@
-using ProtocolBench.Shared.Domain;
-
 namespace ProtocolBench.Lab.Runs;
 
 /// <summary>Where a run writes its reports: the folder given, or results/&lt;command&gt;-&lt;yyyyMMdd-HHmmss&gt; in the repository.</summary>

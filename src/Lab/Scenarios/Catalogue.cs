@@ -1,6 +1,4 @@
 using ProtocolBench.Lab.Statistics;
-using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Domain;
 using ProtocolBench.Shared.Domain.Authors;
 using ProtocolBench.Shared.Domain.Payloads;
 using ProtocolBench.Shared.Domain.Shapes;

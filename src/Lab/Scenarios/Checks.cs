@@ -1,7 +1,6 @@
 using System.Security.Cryptography;
 using ProtocolBench.Shared.Domain.Authors;
 using ProtocolBench.Shared.Domain.Shapes;
-using ProtocolBench.Shared.Domain.Data;
 
 namespace ProtocolBench.Lab.Scenarios;
 

@@ -1,6 +1,3 @@
-using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Domain;
-
 namespace ProtocolBench.Lab.Scenarios;
 
 /// <summary>

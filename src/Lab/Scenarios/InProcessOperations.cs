@@ -1,8 +1,6 @@
 using Microsoft.EntityFrameworkCore;
 using Microsoft.EntityFrameworkCore.Infrastructure;
-using ProtocolBench.Shared.Clients;
 using ProtocolBench.Shared.Domain.Authors;
-using ProtocolBench.Shared.Domain.Data;
 using ProtocolBench.Shared.Domain.Payloads;
 using ProtocolBench.Shared.Domain.Shapes;
 

@@ -1,6 +1,4 @@
 using System.Net.Sockets;
-using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Domain;
 using ProtocolBench.Shared.Domain.Authors;
 using ProtocolBench.Shared.Domain.Payloads;
 using ProtocolBench.Shared.Domain.Shapes;

@@ -1,6 +1,5 @@
 using System.Net.Sockets;
 using System.Text.Json;
-using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Lab.Scenarios;
 

@@ -1,5 +1,3 @@
-using ProtocolBench.Shared.Clients;
-
 namespace ProtocolBench.Lab.Scenarios;
 
 /// <summary>Bolanowski et al. 2022: median response time in ms over their LAN, and the verdicts of their Table 1.</summary>

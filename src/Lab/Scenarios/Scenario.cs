@@ -1,6 +1,4 @@
-using System.Diagnostics;
 using System.Text.Json.Serialization;
-using ProtocolBench.Shared.Clients;
 using ProtocolBench.Shared.Domain.Authors;
 
 namespace ProtocolBench.Lab.Scenarios;

@@ -1,5 +1,3 @@
-using ProtocolBench.Shared.Clients;
-
 namespace ProtocolBench.Lab.Scenarios;
 
 /// <summary>The request of a scenario: a protocol's client or the operations in process, a marker (the name a create writes) and a cancellation token.</summary>

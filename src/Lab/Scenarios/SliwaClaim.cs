@@ -1,5 +1,3 @@
-using ProtocolBench.Shared.Clients;
-
 namespace ProtocolBench.Lab.Scenarios;
 
 /// <summary>

@@ -1,5 +1,4 @@
 using System.Net;
-using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Lab.Services;
 

@@ -1,7 +1,4 @@
 using System.Reflection;
-using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Domain;
-using ProtocolBench.Shared.Domain.Data;
 
 namespace ProtocolBench.Lab.Services;
 

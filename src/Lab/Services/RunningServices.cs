@@ -1,5 +1,3 @@
-using ProtocolBench.Shared.Clients;
-
 namespace ProtocolBench.Lab.Services;
 
 /// <summary>The services <see cref="ServiceLauncher"/> started, where they listen, and their stop (graceful, then killed).</summary>

@@ -1,9 +1,6 @@
-using System.Diagnostics;
-using System.Globalization;
 using System.Text.RegularExpressions;
 using ProtocolBench.Lab.Costs;
 using ProtocolBench.Lab.Runs;
-using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Lab.Services;
 

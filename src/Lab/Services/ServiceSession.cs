@@ -2,9 +2,6 @@ using System.Collections.Concurrent;
 using ProtocolBench.Lab.CommandLine;
 using ProtocolBench.Lab.Conditions;
 using ProtocolBench.Lab.Network;
-using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Domain;
-using ProtocolBench.Shared.Domain.Data;
 
 namespace ProtocolBench.Lab.Services;
 

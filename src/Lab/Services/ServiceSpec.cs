@@ -1,5 +1,3 @@
-using ProtocolBench.Shared.Clients;
-
 namespace ProtocolBench.Lab.Services;
 
 /// <summary>One of the four services: its project folder and the protocol it serves.</summary>

@@ -1,6 +1,4 @@
-using Microsoft.AspNetCore.Mvc;
 using Microsoft.AspNetCore.Mvc.Filters;
-using ProtocolBench.Shared.Domain.Authors;
 using ProtocolBench.Shared.Domain.Payloads;
 
 namespace ProtocolBench.Rest.Api.Budget;

@@ -1,5 +1,3 @@
-using Microsoft.AspNetCore.Mvc;
-using ProtocolBench.Shared.Domain.Authors;
 using ProtocolBench.Shared.Domain.Payloads;
 
 namespace ProtocolBench.Rest.Api.Controllers;

@@ -1,4 +1,3 @@
-using Microsoft.AspNetCore.Mvc;
 using ProtocolBench.Shared.Domain.Shapes;
 
 namespace ProtocolBench.Rest.Api.Controllers;

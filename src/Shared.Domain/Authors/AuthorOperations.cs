@@ -1,4 +1,3 @@
-using Microsoft.EntityFrameworkCore;
 using ProtocolBench.Shared.Domain.Data;
 
 namespace ProtocolBench.Shared.Domain.Authors;

@@ -1,8 +1,4 @@
-using System.Data.Common;
 using System.Diagnostics;
-using Microsoft.Data.Sqlite;
-using Microsoft.EntityFrameworkCore;
-using Npgsql;
 
 namespace ProtocolBench.Shared.Domain.Data;
 

@@ -1,7 +1,3 @@
-using Microsoft.Data.Sqlite;
-using Microsoft.EntityFrameworkCore;
-using Npgsql;
-
 namespace ProtocolBench.Shared.Domain.Data;
 
 public enum DatabaseProvider

@@ -1,6 +1,3 @@
-using Microsoft.EntityFrameworkCore;
-using ProtocolBench.Shared.Domain.Authors;
-
 namespace ProtocolBench.Shared.Domain.Data;
 
 public sealed class LibraryDbContext(DbContextOptions<LibraryDbContext> options) : DbContext(options)

@@ -1,8 +1,4 @@
-using System.Data.Common;
-using Microsoft.Data.Sqlite;
-using Npgsql;
 using NpgsqlTypes;
-using ProtocolBench.Shared.Domain.Authors;
 
 namespace ProtocolBench.Shared.Domain.Data;
 

@@ -1,7 +1,4 @@
-using System.Data.Common;
 using System.Runtime.InteropServices;
-using Microsoft.Data.Sqlite;
-using Microsoft.EntityFrameworkCore;
 using Microsoft.EntityFrameworkCore.Diagnostics;
 
 namespace ProtocolBench.Shared.Domain.Data;

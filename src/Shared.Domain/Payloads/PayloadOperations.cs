@@ -1,5 +1,3 @@
-using ProtocolBench.Shared.Domain.Authors;
-
 namespace ProtocolBench.Shared.Domain.Payloads;
 
 /// <summary>Bolanowski scenarios I–V (docs/methodology.md), no database. Validation happens before anything is allocated.</summary>

@@ -1,4 +1,3 @@
-using System.IO.Pipelines;
 using System.Net.Sockets;
 using System.Runtime.InteropServices;
 using Microsoft.AspNetCore.Connections.Features;

@@ -1,4 +1,3 @@
-using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Timeouts;
 
 namespace ProtocolBench.Shared.Hosting.Budget;

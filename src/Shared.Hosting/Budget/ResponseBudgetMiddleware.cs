@@ -1,6 +1,3 @@
-using Microsoft.AspNetCore.Builder;
-using Microsoft.AspNetCore.Http;
-
 namespace ProtocolBench.Shared.Hosting.Budget;
 
 public static class ResponseBudgetMiddleware

@@ -1,5 +1,3 @@
-using System.IO.Pipelines;
-using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
 
 namespace ProtocolBench.Shared.Hosting.Budget;

@@ -1,9 +1,6 @@
 using System.Data.Common;
 using Microsoft.EntityFrameworkCore;
-using Microsoft.Extensions.Diagnostics.HealthChecks;
-using Microsoft.Extensions.Options;
 using ProtocolBench.Shared.Domain.Authors;
-using ProtocolBench.Shared.Domain.Data;
 
 namespace ProtocolBench.Shared.Hosting.Health;
 

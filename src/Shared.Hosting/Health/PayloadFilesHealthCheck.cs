@@ -1,6 +1,3 @@
-using Microsoft.Extensions.Diagnostics.HealthChecks;
-using ProtocolBench.Shared.Domain.Payloads;
-
 namespace ProtocolBench.Shared.Hosting.Health;
 
 /// <summary>Healthy when the payload files were read at start; otherwise says why not (their file operations answer UNAVAILABLE).</summary>

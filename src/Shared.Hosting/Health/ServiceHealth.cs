@@ -1,10 +1,6 @@
 using System.Text.Json;
-using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Diagnostics.HealthChecks;
-using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Routing;
-using Microsoft.Extensions.Diagnostics.HealthChecks;
-using ProtocolBench.Shared.Domain;
 
 namespace ProtocolBench.Shared.Hosting.Health;
 

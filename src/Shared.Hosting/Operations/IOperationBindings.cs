@@ -1,5 +1,3 @@
-using Microsoft.AspNetCore.Http;
-
 namespace ProtocolBench.Shared.Hosting.Operations;
 
 /// <summary>A service's endpoints and the operations they are bound to, read from what the service maps.</summary>

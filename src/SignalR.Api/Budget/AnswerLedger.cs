@@ -1,7 +1,4 @@
-using System.IO.Pipelines;
 using Microsoft.AspNetCore.Connections.Features;
-using Microsoft.AspNetCore.SignalR;
-using Microsoft.AspNetCore.SignalR.Protocol;
 
 namespace ProtocolBench.SignalR.Api.Budget;
 

@@ -1,5 +1,3 @@
-using System.IO.Pipelines;
-
 namespace ProtocolBench.SignalR.Api.Budget;
 
 /// <summary>

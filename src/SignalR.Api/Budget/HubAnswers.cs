@@ -1,6 +1,4 @@
-using Microsoft.AspNetCore.SignalR;
 using ProtocolBench.Shared.Domain.Authors;
-using ProtocolBench.Shared.Domain.Payloads;
 
 namespace ProtocolBench.SignalR.Api.Budget;
 

@@ -1,6 +1,5 @@
 using System.Collections.Frozen;
 using System.Reflection;
-using Microsoft.AspNetCore.SignalR;
 using ProtocolBench.Shared.Hosting.Operations;
 
 namespace ProtocolBench.SignalR.Api.Budget;

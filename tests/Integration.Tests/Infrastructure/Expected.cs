@@ -1,5 +1,4 @@
 using System.Security.Cryptography;
-using ProtocolBench.Shared.Domain;
 
 namespace ProtocolBench.Integration.Tests.Infrastructure;
 

@@ -1,6 +1,4 @@
 using System.Buffers.Binary;
-using System.Net;
-using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Integration.Tests.Infrastructure;
 

@@ -1,8 +1,3 @@
-using System.Diagnostics;
-using System.Text.Json;
-using System.Text.Json.Nodes;
-using ProtocolBench.Shared.Domain;
-
 namespace ProtocolBench.Integration.Tests.Infrastructure;
 
 /// <summary>

@@ -1,5 +1,3 @@
-using System.Text;
-
 namespace ProtocolBench.Integration.Tests.Infrastructure;
 
 /// <summary>

@@ -1,6 +1,3 @@
-using System.Diagnostics;
-using System.Net.Sockets;
-
 namespace ProtocolBench.Integration.Tests.Infrastructure;
 
 /// <summary>

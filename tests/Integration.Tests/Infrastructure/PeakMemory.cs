@@ -1,5 +1,3 @@
-using ProtocolBench.Lab.Services;
-
 namespace ProtocolBench.Integration.Tests.Infrastructure;
 
 /// <summary>

@@ -1,5 +1,3 @@
-using System.Diagnostics;
-
 namespace ProtocolBench.Integration.Tests.Infrastructure;
 
 public static class Processes

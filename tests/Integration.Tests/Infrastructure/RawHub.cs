@@ -1,5 +1,4 @@
 using System.Net.WebSockets;
-using System.Text;
 
 namespace ProtocolBench.Integration.Tests.Infrastructure;
 

@@ -1,9 +1,4 @@
-using Microsoft.EntityFrameworkCore;
 using Npgsql;
-using ProtocolBench.Shared.Clients;
-using ProtocolBench.Lab.Services;
-using ProtocolBench.Shared.Domain.Data;
-using ProtocolBench.Shared.Domain;
 
 namespace ProtocolBench.Integration.Tests.Infrastructure;
 

@@ -1,9 +1,6 @@
 using System.Buffers.Binary;
 using System.Net.Security;
-using System.Net.Sockets;
 using System.Security.Cryptography.X509Certificates;
-using System.Text;
-using ProtocolBench.Shared.Clients;
 
 namespace ProtocolBench.Integration.Tests.Infrastructure;
 

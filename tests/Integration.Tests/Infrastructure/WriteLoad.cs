@@ -1,11 +1,6 @@
 using System.Collections.Concurrent;
-using System.Net;
 using Grpc.Health.V1;
 using Grpc.Net.Client;
-using Microsoft.EntityFrameworkCore;
-using ProtocolBench.Lab;
-using ProtocolBench.Shared.Clients;
-using ProtocolBench.Shared.Domain.Data;
 
 namespace ProtocolBench.Integration.Tests.Infrastructure;
 
