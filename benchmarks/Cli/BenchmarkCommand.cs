@@ -68,7 +68,7 @@ public static class BenchmarkCommand
 
         if (options.MakeCertificate)
         {
-            Console.WriteLine(ServiceSession.EnsureCertificate(options.ForceCertificate));
+            Console.WriteLine(ProjectCertificate.Ensure(options.ForceCertificate));
             return ExitCodes.Ok;
         }
 

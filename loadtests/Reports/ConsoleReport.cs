@@ -19,7 +19,7 @@ public static class ConsoleReport
 
         if (r.RateCells.Count > 0)
         {
-            Print("open-loop rate sweep: saturation", LoadReport.Saturation(r.RateCells, r.Settings));
+            Print("open-loop rate sweep: saturation", RateReport.Saturation(r.RateCells, r.Settings));
         }
 
         if (r.Findings.Count > 0)

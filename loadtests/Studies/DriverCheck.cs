@@ -54,7 +54,7 @@ public sealed class DriverCheck(
         string[] command = ["hey", "-z", $"{seconds}s", "-c", $"{RateClients}", "-q", perWorker, "-t", "10", url];
         return Which("hey") is null
             ? SkippedLatency("REST HTTP/1.1", "hey", "hey is not installed: sudo apt-get install hey")
-            : await CompareLatencyAsync("REST HTTP/1.1 " + url, "hey", Protocol.Rest, command, ParseHey, scenario, progress, stop);
+            : await CompareLatencyAsync("REST HTTP/1.1 " + url, "hey", Protocol.Rest, command, ToolOutput.ParseHey, scenario, progress, stop);
     }
 
     private async Task<LatencyComparison> GrpcLatencyAsync(Scenario scenario, LiveProgress progress, CancellationToken stop)
@@ -79,7 +79,7 @@ public sealed class DriverCheck(
             "h2load", "-t1", $"-c{RateClients}", "-m1", $"--rps={perClient}", $"-D{seconds}", "-d", body,
             "-H", "content-type: application/grpc", "-H", "te: trailers", url,
         ];
-        return await CompareLatencyAsync("gRPC h2c " + url, "h2load", Protocol.Grpc, command, ParseH2LoadLatency, scenario, progress, stop);
+        return await CompareLatencyAsync("gRPC h2c " + url, "h2load", Protocol.Grpc, command, ToolOutput.ParseH2LoadLatency, scenario, progress, stop);
     }
 
     private async Task<LatencyComparison> CompareLatencyAsync(
@@ -115,32 +115,6 @@ public sealed class DriverCheck(
             options.Duration.TotalSeconds, rounds, null);
     }
 
-    /// <summary>hey's summary: its latency distribution (10 % … 99 %) and average, in seconds, and its status codes.</summary>
-    private static (double, double, double, string) ParseHey(string output)
-    {
-        double Seconds(string pattern) => Regex.Match(output, pattern) is { Success: true } m ? double.Parse(m.Groups[1].Value, CultureInfo.InvariantCulture) * 1000 : double.NaN;
-        var codes = string.Join(", ", Regex.Matches(output, @"\[(\d+)\]\s+(\d+) responses").Select(m => $"{m.Groups[2].Value} × {m.Groups[1].Value}"));
-        var errors = Regex.Match(output, @"Error distribution:[\s\S]*");
-        var summary = $"hey: {(codes.Length > 0 ? codes : "no responses")}{(errors.Success ? "; " + errors.Value.Trim().Replace('\n', ' ') : "")}";
-        return (Seconds(@"50%+ in ([\d.]+) secs"), Seconds(@"99%+ in ([\d.]+) secs"), Seconds(@"Average:\s+([\d.]+) secs"), summary);
-    }
-
-    /// <summary>h2load's "time for request" line: min, max, mean, sd (no percentiles), in us, ms or s.</summary>
-    private static (double, double, double, string) ParseH2LoadLatency(string output)
-    {
-        var line = Regex.Match(output, @"time for request:\s+([\d.]+)(us|ms|s)\s+([\d.]+)(us|ms|s)\s+([\d.]+)(us|ms|s)");
-        var requests = Regex.Match(output, @"requests: [^\n]*");
-        var codes = Regex.Match(output, @"status codes: [^\n]*");
-        var summary = $"h2load {(requests.Success ? requests.Value : "?")}; {(codes.Success ? codes.Value : "")}";
-        double Ms(int group) => double.Parse(line.Groups[group].Value, CultureInfo.InvariantCulture) * line.Groups[group + 1].Value switch
-        {
-            "us" => 0.001,
-            "s" => 1000,
-            _ => 1,
-        };
-        return line.Success ? (double.NaN, double.NaN, Ms(5), summary) : (double.NaN, double.NaN, double.NaN, "h2load output not understood: " + output.Trim());
-    }
-
     private LatencyComparison SkippedLatency(string endpoint, string tool, string reason) =>
         new(endpoint, tool, "", options.CheckRate, options.Duration.TotalSeconds, [], reason);
 
@@ -156,7 +130,7 @@ public sealed class DriverCheck(
             return Skipped("REST HTTP/1.1", "wrk", users, users, "wrk is not installed: sudo apt-get install wrk");
         }
 
-        return await CompareAsync("REST HTTP/1.1 " + url, "wrk", Protocol.Rest, users, users, command, ParseWrk, scenario, progress, stop);
+        return await CompareAsync("REST HTTP/1.1 " + url, "wrk", Protocol.Rest, users, users, command, ToolOutput.ParseWrk, scenario, progress, stop);
     }
 
     private async Task<DriverComparison> GrpcAsync(Scenario scenario, LiveProgress progress, CancellationToken stop)
@@ -183,7 +157,7 @@ public sealed class DriverCheck(
             "h2load", "-t1", $"-c{connections}", $"-m{streams}", $"-D{seconds}", "-d", body,
             "-H", "content-type: application/grpc", "-H", "te: trailers", url,
         ];
-        return await CompareAsync("gRPC h2c " + url, "h2load", Protocol.Grpc, users, connections, command, ParseH2Load, scenario, progress, stop);
+        return await CompareAsync("gRPC h2c " + url, "h2load", Protocol.Grpc, users, connections, command, ToolOutput.ParseH2Load, scenario, progress, stop);
     }
 
     private async Task<DriverComparison> CompareAsync(
@@ -259,30 +233,6 @@ public sealed class DriverCheck(
         }
 
         return await stdout + "\n" + await stderr;
-    }
-
-    private static (double, string) ParseWrk(string output)
-    {
-        var rate = Regex.Match(output, @"Requests/sec:\s*([\d.]+)");
-        var non2xx = Regex.Match(output, @"Non-2xx or 3xx responses:\s*(\d+)");
-        var errors = Regex.Match(output, @"Socket errors:[^\n]*");
-        var total = Regex.Match(output, @"(\d+) requests in ([\d.]+\w+)");
-        var summary = $"wrk: {(total.Success ? total.Value : "?")}" + (non2xx.Success ? $", {non2xx.Groups[1].Value} non-2xx" : ", all 2xx") +
-                      (errors.Success ? $", {errors.Value.Trim()}" : "");
-        return rate.Success
-            ? (double.Parse(rate.Groups[1].Value, CultureInfo.InvariantCulture), summary)
-            : (double.NaN, "wrk output not understood: " + output.Trim());
-    }
-
-    private static (double, string) ParseH2Load(string output)
-    {
-        var rate = Regex.Match(output, @"finished in [\d.]+\w+, ([\d.]+) req/s");
-        var requests = Regex.Match(output, @"requests: [^\n]*");
-        var codes = Regex.Match(output, @"status codes: [^\n]*");
-        var summary = $"h2load {(requests.Success ? requests.Value : "?")}; {(codes.Success ? codes.Value : "")}";
-        return rate.Success
-            ? (double.Parse(rate.Groups[1].Value, CultureInfo.InvariantCulture), summary)
-            : (double.NaN, "h2load output not understood: " + output.Trim());
     }
 
     /// <summary>The search's request as h2load sends it, written to the results folder and sent once to check it works; the problem, or null.</summary>

@@ -31,12 +31,11 @@ public sealed class GraphQLEndpoint(
     /// </summary>
     private readonly TimeSpan _executionTimeout = ExecutionTimeout(ServiceDefaults.RequestTimeout(configuration));
 
-    private const string GraphQLResponseJson = "application/graphql-response+json; charset=utf-8";
-    private const string Json = "application/json; charset=utf-8";
+
 
     public async Task PostAsync(HttpContext http)
     {
-        if (Negotiate(http.Request) is not { } responseType)
+        if (ResponseTypes.Negotiate(http.Request) is not { } responseType)
         {
             await WriteNotAcceptableAsync(http);
             return;
@@ -44,7 +43,7 @@ public sealed class GraphQLEndpoint(
 
         if (!MediaTypeHeaderValue.TryParse(http.Request.ContentType, out var contentType)
             || !contentType.MediaType.Equals("application/json", StringComparison.OrdinalIgnoreCase)
-            || !IsUtf8(contentType.Charset))
+            || !ResponseTypes.IsUtf8(contentType.Charset))
         {
             await WriteRequestErrorAsync(http, responseType, StatusCodes.Status415UnsupportedMediaType, "UNSUPPORTED_MEDIA_TYPE",
                 "Send the request as UTF-8 JSON: Content-Type: application/json (with no charset, or charset=utf-8).");
@@ -55,7 +54,7 @@ public sealed class GraphQLEndpoint(
         try
         {
             // Batching is off: a JSON array is refused before anything is parsed or executed.
-            if (await StartsWithArrayAsync(http.Request.BodyReader, http.RequestAborted))
+            if (await RequestBody.StartsWithArrayAsync(http.Request.BodyReader, http.RequestAborted))
             {
                 await WriteRequestErrorAsync(http, responseType, StatusCodes.Status400BadRequest, "BATCHING_NOT_SUPPORTED", "Batched requests (a JSON array) are not accepted; send one request object.");
                 return;
@@ -92,7 +91,7 @@ public sealed class GraphQLEndpoint(
 
     public async Task GetAsync(HttpContext http)
     {
-        if (Negotiate(http.Request) is not { } responseType)
+        if (ResponseTypes.Negotiate(http.Request) is not { } responseType)
         {
             await WriteNotAcceptableAsync(http);
             return;
@@ -175,7 +174,7 @@ public sealed class GraphQLEndpoint(
             response.Headers.Allow = "POST";
         }
 
-        response.ContentType = ContentTypeOf(responseType);
+        response.ContentType = ResponseTypes.ContentTypeOf(responseType);
         // Into the response's own buffers, charged as written (GraphQLSerializer.WriteAsync would build the whole answer in
         // one buffer from the shared array pool first).
         await JsonSerializer.SerializeAsync(new ChargedResponseWriter(http, budget), result, serializer.Options, http.RequestAborted);
@@ -232,7 +231,7 @@ public sealed class GraphQLEndpoint(
     private Task WriteRequestErrorAsync(HttpContext http, ResponseType responseType, int status, string code, string message)
     {
         http.Response.StatusCode = status;
-        http.Response.ContentType = ContentTypeOf(responseType);
+        http.Response.ContentType = ResponseTypes.ContentTypeOf(responseType);
         var result = new ExecutionResult(new ExecutionError(message) { Code = code });
         return serializer.WriteAsync(http.Response.Body, result, http.RequestAborted);
     }
@@ -244,106 +243,4 @@ public sealed class GraphQLEndpoint(
     private Task WriteNotAcceptableAsync(HttpContext http) =>
         WriteRequestErrorAsync(http, ResponseType.Json, StatusCodes.Status406NotAcceptable, "NOT_ACCEPTABLE",
             "Accept application/graphql-response+json or application/json.");
-
-    /// <summary>The response types. Without Accept, or for a wildcard, application/json: what a client that predates the spec reads.</summary>
-    private enum ResponseType
-    {
-        GraphQLResponse,
-        Json,
-    }
-
-    private static string ContentTypeOf(ResponseType type) => type == ResponseType.GraphQLResponse ? GraphQLResponseJson : Json;
-
-    /// <summary>
-    /// The highest-quality type in Accept that the server supports; application/json without Accept or for a wildcard
-    /// (the graphql-http audit's SHOULDs); null when nothing acceptable is supported (406).
-    /// </summary>
-    private static ResponseType? Negotiate(HttpRequest request)
-    {
-        if (request.Headers.Accept.Count == 0 || !MediaTypeHeaderValue.TryParseList(request.Headers.Accept, out var accepted))
-        {
-            return request.Headers.Accept.Count == 0 ? ResponseType.Json : null;
-        }
-
-        foreach (var type in accepted.Where(t => (t.Quality ?? 1) > 0).OrderByDescending(t => t.Quality ?? 1))
-        {
-            var mediaType = type.MediaType.Value ?? "";
-            if (mediaType.Equals("application/graphql-response+json", StringComparison.OrdinalIgnoreCase))
-            {
-                return ResponseType.GraphQLResponse;
-            }
-
-            if (mediaType.Equals("application/json", StringComparison.OrdinalIgnoreCase)
-                || mediaType is "*/*" || mediaType.Equals("application/*", StringComparison.OrdinalIgnoreCase))
-            {
-                return ResponseType.Json;
-            }
-        }
-
-        return null;
-    }
-
-    /// <summary>No charset means UTF-8 (the spec's MUST); any other charset is refused, as REST refuses it.</summary>
-    private static bool IsUtf8(Microsoft.Extensions.Primitives.StringSegment charset) =>
-        !charset.HasValue || HeaderUtilities.RemoveQuotes(charset) is var name
-        && (name.Equals("utf-8", StringComparison.OrdinalIgnoreCase) || name.Equals("utf8", StringComparison.OrdinalIgnoreCase));
-
-    /// <summary>Looks at the first non-whitespace byte of the body without consuming it.</summary>
-    private static async Task<bool> StartsWithArrayAsync(PipeReader body, CancellationToken cancellationToken)
-    {
-        while (true)
-        {
-            var read = await body.ReadAsync(cancellationToken);
-            var buffer = read.Buffer;
-            var first = FirstNonWhitespace(buffer);
-            if (first is not null || read.IsCompleted)
-            {
-                body.AdvanceTo(buffer.Start);
-                return first == (byte)'[';
-            }
-
-            body.AdvanceTo(buffer.Start, buffer.End);
-        }
-    }
-
-    private static byte? FirstNonWhitespace(ReadOnlySequence<byte> buffer)
-    {
-        foreach (var segment in buffer)
-        {
-            foreach (var b in segment.Span)
-            {
-                if (b is not ((byte)' ' or (byte)'\t' or (byte)'\r' or (byte)'\n'))
-                {
-                    return b;
-                }
-            }
-        }
-
-        return null;
-    }
-
-    /// <summary>GET may only read: a mutation over GET is refused at validation (405), before it could run.</summary>
-    private sealed class QueriesOnlyRule : ValidationRuleBase
-    {
-        public static readonly QueriesOnlyRule Instance = new();
-
-        public override ValueTask<INodeVisitor?> GetPreNodeVisitorAsync(ValidationContext context)
-        {
-            if (context.Operation.Operation != OperationType.Query)
-            {
-                context.ReportError(new QueriesOnlyError(context.Document.Source, context.Operation));
-            }
-
-            return default;
-        }
-    }
-
-    private sealed class QueriesOnlyError : ValidationError
-    {
-        public QueriesOnlyError(GraphQLParser.ROM source, GraphQLOperationDefinition operation)
-            : base(source, null, $"A {operation.Operation.ToString().ToLowerInvariant()} cannot be sent over GET; use POST.", operation)
-        {
-            Code = "METHOD_NOT_ALLOWED";
-        }
-    }
 }

@@ -81,13 +81,13 @@ public sealed class GrpcProtocolClient : IProtocolClient
     }
 
     public async Task<AuthorDto> GetSampleAsync(CancellationToken cancellationToken = default) =>
-        ToDto(await UnaryAsync(_payloads.GetSampleAsync(new V1.GetSampleRequest(), Options(cancellationToken)), cancellationToken));
+        GrpcMessages.ToDto(await UnaryAsync(_payloads.GetSampleAsync(new V1.GetSampleRequest(), Options(cancellationToken)), cancellationToken));
 
     public async Task<byte[]> GetTextFileAsync(CancellationToken cancellationToken = default) =>
-        ToArray((await UnaryAsync(_payloads.GetTextFileAsync(new V1.GetFileRequest(), Options(cancellationToken)), cancellationToken)).Data);
+        GrpcMessages.ToArray((await UnaryAsync(_payloads.GetTextFileAsync(new V1.GetFileRequest(), Options(cancellationToken)), cancellationToken)).Data);
 
     public async Task<byte[]> GetPdfAsync(CancellationToken cancellationToken = default) =>
-        ToArray((await UnaryAsync(_payloads.GetPdfAsync(new V1.GetFileRequest(), Options(cancellationToken)), cancellationToken)).Data);
+        GrpcMessages.ToArray((await UnaryAsync(_payloads.GetPdfAsync(new V1.GetFileRequest(), Options(cancellationToken)), cancellationToken)).Data);
 
     /// <summary>StreamPdf: the chunks copied into one array of the length the first chunk announced.</summary>
     public Task<byte[]> GetTextFileBinaryAsync(CancellationToken cancellationToken = default) => GetTextFileAsync(cancellationToken);
@@ -102,7 +102,7 @@ public sealed class GrpcProtocolClient : IProtocolClient
             request.Limit = value;
         }
 
-        return ToDtos(await UnaryAsync(_authors.SearchAsync(request, Options(cancellationToken)), cancellationToken));
+        return GrpcMessages.ToDtos(await UnaryAsync(_authors.SearchAsync(request, Options(cancellationToken)), cancellationToken));
     }
 
     public async Task<IReadOnlyList<AuthorDto>> ListAuthorsAsync(int? skip = null, int? take = null, CancellationToken cancellationToken = default)
@@ -118,29 +118,29 @@ public sealed class GrpcProtocolClient : IProtocolClient
             request.Take = count;
         }
 
-        return ToDtos(await UnaryAsync(_authors.ListAsync(request, Options(cancellationToken)), cancellationToken));
+        return GrpcMessages.ToDtos(await UnaryAsync(_authors.ListAsync(request, Options(cancellationToken)), cancellationToken));
     }
 
     public async Task<AuthorDto> GetAuthorAsync(int id, CancellationToken cancellationToken = default) =>
-        ToDto(await UnaryAsync(_authors.GetAsync(new V1.GetAuthorRequest { Id = id }, Options(cancellationToken)), cancellationToken));
+        GrpcMessages.ToDto(await UnaryAsync(_authors.GetAsync(new V1.GetAuthorRequest { Id = id }, Options(cancellationToken)), cancellationToken));
 
     public async Task<AuthorDto> CreateAuthorAsync(string? name, string? country, CancellationToken cancellationToken = default)
     {
         var request = new V1.CreateAuthorRequest { Name = name ?? "", Country = country ?? "" };
-        return ToDto(await UnaryAsync(_authors.CreateAsync(request, Options(cancellationToken)), cancellationToken));
+        return GrpcMessages.ToDto(await UnaryAsync(_authors.CreateAsync(request, Options(cancellationToken)), cancellationToken));
     }
 
     public async Task<AuthorDto> UpdateAuthorAsync(int id, string? name, string? country, CancellationToken cancellationToken = default)
     {
         var request = new V1.UpdateAuthorRequest { Id = id, Name = name ?? "", Country = country ?? "" };
-        return ToDto(await UnaryAsync(_authors.UpdateAsync(request, Options(cancellationToken)), cancellationToken));
+        return GrpcMessages.ToDto(await UnaryAsync(_authors.UpdateAsync(request, Options(cancellationToken)), cancellationToken));
     }
 
     public async Task DeleteAuthorAsync(int id, CancellationToken cancellationToken = default) =>
         await UnaryAsync(_authors.DeleteAsync(new V1.DeleteAuthorRequest { Id = id }, Options(cancellationToken)), cancellationToken);
 
     public async Task<ShapeDto> GetShapeAsync(string? kind, int id, CancellationToken cancellationToken = default) =>
-        ToDto(await UnaryAsync(_shapes.GetAsync(new V1.GetShapeRequest { Kind = kind ?? "", Id = id }, Options(cancellationToken)), cancellationToken));
+        GrpcMessages.ToDto(await UnaryAsync(_shapes.GetAsync(new V1.GetShapeRequest { Kind = kind ?? "", Id = id }, Options(cancellationToken)), cancellationToken));
 
     public async Task<IReadOnlyList<ShapeDto>> ListShapesAsync(string? kind, int? count = null, CancellationToken cancellationToken = default)
     {
@@ -154,7 +154,7 @@ public sealed class GrpcProtocolClient : IProtocolClient
         var shapes = new ShapeDto[list.Shapes.Count];
         for (var i = 0; i < shapes.Length; i++)
         {
-            shapes[i] = ToDto(list.Shapes[i]);
+            shapes[i] = GrpcMessages.ToDto(list.Shapes[i]);
         }
 
         return shapes;
@@ -262,44 +262,4 @@ public sealed class GrpcProtocolClient : IProtocolClient
     };
 
     private static ProtocolClientException InvalidResponse(string message) => new("INVALID_RESPONSE", message, "gRPC OK");
-
-    // Protobuf parses a bytes field into an array of exactly its size; hand that array over instead of copying it again.
-    private static byte[] ToArray(ByteString data) =>
-        MemoryMarshal.TryGetArray(data.Memory, out var segment) && segment.Offset == 0 && segment.Count == segment.Array!.Length
-            ? segment.Array
-            : data.ToByteArray();
-
-    private static AuthorDto ToDto(V1.Author author)
-    {
-        var books = new BookDto[author.Books.Count];
-        for (var i = 0; i < books.Length; i++)
-        {
-            var book = author.Books[i];
-            books[i] = new BookDto(book.Id, book.AuthorId, book.Title, book.Year);
-        }
-
-        return new AuthorDto(author.Id, author.Name, author.Country, books);
-    }
-
-    private static ShapeDto ToDto(V1.Shape shape)
-    {
-        var children = shape.Children.Count == 0 ? [] : new ShapeDto[shape.Children.Count];
-        for (var i = 0; i < children.Length; i++)
-        {
-            children[i] = ToDto(shape.Children[i]);
-        }
-
-        return new ShapeDto(shape.Id, shape.Name, shape.Count, shape.Ratio, children);
-    }
-
-    private static List<AuthorDto> ToDtos(V1.AuthorList list)
-    {
-        var authors = new List<AuthorDto>(list.Authors.Count);
-        foreach (var author in list.Authors)
-        {
-            authors.Add(ToDto(author));
-        }
-
-        return authors;
-    }
 }

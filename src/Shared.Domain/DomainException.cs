@@ -1,12 +1,5 @@
 namespace ProtocolBench.Shared.Domain;
 
-public enum ErrorCode
-{
-    InvalidArgument,
-    NotFound,
-    Unavailable,
-}
-
 /// <summary>The one error type every operation throws; each service maps it to its protocol.</summary>
 public sealed class DomainException(ErrorCode code, string field, string message) : Exception(message)
 {

@@ -18,6 +18,12 @@ public static class ProjectCertificate
 
     public static string DefaultCrtPath => ProjectPaths.TrustedCertificate;
 
+    /// <summary>Makes the certificate unless it exists (or again, with <paramref name="force"/>); says which, for the console.</summary>
+    public static string Ensure(bool force = false) =>
+        EnsureExists(force: force)
+            ? $"Made the HTTPS certificate: {DefaultPfxPath} (server) and {DefaultCrtPath} (trusted by the clients)."
+            : $"HTTPS certificate: {DefaultCrtPath}";
+
     /// <summary>
     /// Creates the certificate pair in <paramref name="directory"/> unless both files exist. Returns true when it made them.
     /// <paramref name="extraNames"/> (host names or IP addresses) are added to the SAN for serving another machine.

@@ -116,7 +116,7 @@ public sealed class GraphQLSecurityTests(SqliteServices fixture)
 
     /// <summary>
     /// Documents that ended the service, held it for minutes or grew it by gigabytes before the budgets of
-    /// <c>DocumentLimits.cs</c>; each under the 32 KiB document limit unless it is the one testing that limit.
+    /// <c>LimitedDocumentBuilder.cs</c>; each under the 32 KiB document limit unless it is the one testing that limit.
     /// </summary>
     private static readonly Dictionary<string, (string Query, string Code)> Hostile = new()
     {

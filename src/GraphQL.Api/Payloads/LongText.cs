@@ -2,25 +2,5 @@ using System.Text.Json.Serialization;
 
 namespace ProtocolBench.GraphQL.Api.Payloads;
 
-/// <summary>
-/// GraphQL's String, with long values handed to the serializer as <see cref="LongText"/>, which writes them in pieces
-/// (<see cref="SegmentedJson"/>) as REST writes a clone: graphql-dotnet writes a string whole, in one span. Replaces the
-/// built-in String by name, so the schema is unchanged.
-/// </summary>
-public sealed class SegmentedStringGraphType : StringGraphType
-{
-    public SegmentedStringGraphType() => Name = "String";
-
-    public override object? Serialize(object? value) =>
-        value is string text && SegmentedJson.IsWrittenInPieces(text) ? new LongText(text) : base.Serialize(value);
-}
-
 [JsonConverter(typeof(LongTextConverter))]
 public sealed record LongText(string Text);
-
-internal sealed class LongTextConverter : JsonConverter<LongText>
-{
-    public override LongText Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options) => throw new NotSupportedException();
-
-    public override void Write(Utf8JsonWriter writer, LongText value, JsonSerializerOptions options) => SegmentedJson.WriteText(writer, value.Text);
-}

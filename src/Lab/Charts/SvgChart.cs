@@ -34,8 +34,8 @@ public static class SvgChart
             : points.Count == 0 ? (0, 1) : (points.Min(p => p.X), Math.Max(points.Max(p => p.X), points.Min(p => p.X) + 1));
         var ys = points.Select(p => p.Y).Concat(threshold is null ? [] : [threshold.Value]).ToList();
         var axis = logarithmic
-            ? LogarithmicAxis(ys.DefaultIfEmpty(1).Min(), ys.DefaultIfEmpty(1).Max())
-            : LinearAxis(ys.DefaultIfEmpty(1).Max());
+            ? ChartAxis.Logarithmic(ys.DefaultIfEmpty(1).Min(), ys.DefaultIfEmpty(1).Max())
+            : ChartAxis.Linear(ys.DefaultIfEmpty(1).Max());
         double X(double x) => Left + (x - xMin) / (xMax - xMin) * PlotWidth;
         double Y(double y) => Top + PlotHeight - axis.Fraction(y) * PlotHeight;
 
@@ -56,10 +56,10 @@ public static class SvgChart
         }
         else
         {
-            var (xStep, _) = Ticks(xMax - xMin);
+            var (xStep, _) = ChartAxis.StepAndTop(xMax - xMin);
             for (var x = Math.Ceiling(xMin / xStep) * xStep; x <= xMax + 1e-9; x += xStep)
             {
-                Text(svg, X(x), Top + PlotHeight + 18, Number(x), "middle");
+                Text(svg, X(x), Top + PlotHeight + 18, ChartAxis.Label(x), "middle");
             }
         }
 
@@ -78,7 +78,7 @@ public static class SvgChart
             {
                 foreach (var p in valid)
                 {
-                    svg.Append($"<circle cx=\"{F(X(p.X))}\" cy=\"{F(Y(p.Y))}\" r=\"3\" fill=\"{s.Colour}\"><title>{Escape(s.Name)}: {Number(p.Y)}</title></circle>\n");
+                    svg.Append($"<circle cx=\"{F(X(p.X))}\" cy=\"{F(Y(p.Y))}\" r=\"3\" fill=\"{s.Colour}\"><title>{Escape(s.Name)}: {ChartAxis.Label(p.Y)}</title></circle>\n");
                 }
             }
         }
@@ -91,7 +91,7 @@ public static class SvgChart
     public static string Bars(string title, string yLabel, IReadOnlyList<string> groups, IReadOnlyList<BarSeries> series)
     {
         var values = series.SelectMany(s => s.Values).Where(double.IsFinite).ToList();
-        var axis = LinearAxis(values.Count == 0 ? 1 : values.Max());
+        var axis = ChartAxis.Linear(values.Count == 0 ? 1 : values.Max());
         double Y(double y) => Top + PlotHeight - axis.Fraction(y) * PlotHeight;
         var groupWidth = PlotWidth / (double)Math.Max(groups.Count, 1);
         // Names wider than their group (about 7 px a character) are slanted down to the right, so that neighbours do not overlap.
@@ -113,7 +113,7 @@ public static class SvgChart
 
                 var top = Y(value);
                 svg.Append($"<rect x=\"{F(x0 + s * barWidth)}\" y=\"{F(top)}\" width=\"{F(barWidth - 1)}\" height=\"{F(Top + PlotHeight - top)}\" " +
-                           $"fill=\"{series[s].Colour}\"><title>{Escape(groups[g])} {Escape(series[s].Name)}: {Number(value)}</title></rect>\n");
+                           $"fill=\"{series[s].Colour}\"><title>{Escape(groups[g])} {Escape(series[s].Name)}: {ChartAxis.Label(value)}</title></rect>\n");
             }
 
             var (x, y) = (Left + (g + 0.5) * groupWidth, Top + PlotHeight + 18);
@@ -218,10 +218,10 @@ public static class SvgChart
 
         var bottom = height - 30;
         svg.Append($"<rect x=\"{F(X(1 / (1 + band)))}\" y=\"{top - 6}\" width=\"{F(X(1 + band) - X(1 / (1 + band)))}\" height=\"{bottom - top + 6}\" fill=\"#eee\"/>\n");
-        foreach (var tick in LogTicks(min, max))
+        foreach (var tick in ChartAxis.LogTicks(min, max))
         {
             svg.Append($"<line x1=\"{F(X(tick))}\" x2=\"{F(X(tick))}\" y1=\"{top - 6}\" y2=\"{bottom}\" stroke=\"{(tick == 1 ? "#444" : "#ddd")}\"/>\n");
-            Text(svg, X(tick), bottom + 14, Number(tick) + "×", "middle");
+            Text(svg, X(tick), bottom + 14, ChartAxis.Label(tick) + "×", "middle");
         }
 
         var y = top;
@@ -251,14 +251,6 @@ public static class SvgChart
         return End(svg);
     }
 
-    /// <summary>Ticks for a log scale: 1 and the 1-2-5 values within the range; finer steps near 1 when the range is narrow.</summary>
-    private static IEnumerable<double> LogTicks(double min, double max)
-    {
-        double[] coarse = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100];
-        double[] fine = [0.5, 0.67, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 2];
-        return (max / min > 6 ? coarse : fine).Where(t => t >= min && t <= max);
-    }
-
     private static StringBuilder Begin(string title, int width = Width, int height = Height)
     {
         var svg = new StringBuilder();
@@ -278,7 +270,7 @@ public static class SvgChart
         foreach (var v in ticks)
         {
             svg.Append($"<line x1=\"{Left}\" x2=\"{Left + PlotWidth}\" y1=\"{F(y(v))}\" y2=\"{F(y(v))}\" stroke=\"#ddd\"/>\n");
-            Text(svg, Left - 6, y(v) + 4, Number(v), "end");
+            Text(svg, Left - 6, y(v) + 4, ChartAxis.Label(v), "end");
         }
 
         svg.Append($"<line x1=\"{Left}\" x2=\"{Left}\" y1=\"{Top}\" y2=\"{Top + PlotHeight}\" stroke=\"#444\"/>\n");
@@ -301,69 +293,6 @@ public static class SvgChart
         svg.Append($"<text x=\"{F(x)}\" y=\"{F(y)}\" text-anchor=\"{anchor}\">{Escape(text)}</text>\n");
 
     private static string Dash(bool dashed) => dashed ? " stroke-dasharray=\"6 4\"" : "";
-
-    /// <summary>A y axis: its grid values and where a value falls, 0 at the bottom and 1 at the top.</summary>
-    private sealed record Axis(IReadOnlyList<double> Ticks, Func<double, double> Fraction);
-
-    /// <summary>From 0 to a 1-2-5 step above <paramref name="max"/>, about five grid lines.</summary>
-    private static Axis LinearAxis(double max)
-    {
-        var (step, top) = Ticks(max);
-        var ticks = Enumerable.Range(0, (int)Math.Round(top / step) + 1).Select(i => i * step).ToList();
-        return new Axis(ticks, y => y / top);
-    }
-
-    /// <summary>From the 1-2-5 value at or below <paramref name="min"/> to the one at or above <paramref name="max"/>; powers of ten only when that is over three decades.</summary>
-    private static Axis LogarithmicAxis(double min, double max)
-    {
-        var values = OneTwoFive(Math.Floor(Math.Log10(min)) - 1, Math.Ceiling(Math.Log10(max)) + 1).ToList();
-        var (bottom, top) = (values.Last(v => v <= min * (1 + 1e-9)), values.First(v => v >= max * (1 - 1e-9)));
-        if (top <= bottom)
-        {
-            top = values.First(v => v > bottom);
-        }
-
-        var ticks = values.Where(v => v >= bottom && v <= top).ToList();
-        if (top / bottom > 1000)
-        {
-            ticks = ticks.Where(v => Math.Abs(Math.Log10(v) - Math.Round(Math.Log10(v))) < 1e-9).Prepend(bottom).Append(top).Distinct().ToList();
-        }
-
-        return new Axis(ticks, y => (Math.Log(y) - Math.Log(bottom)) / (Math.Log(top) - Math.Log(bottom)));
-    }
-
-    private static IEnumerable<double> OneTwoFive(double fromExponent, double toExponent)
-    {
-        for (var e = fromExponent; e <= toExponent; e++)
-        {
-            foreach (var m in new[] { 1, 2, 5 })
-            {
-                yield return m * Math.Pow(10, e);
-            }
-        }
-    }
-
-    /// <summary>A 1-2-5 step giving about five grid lines, and the top of the axis.</summary>
-    private static (double Step, double Top) Ticks(double max)
-    {
-        if (!(max > 0) || !double.IsFinite(max))
-        {
-            return (1, 1);
-        }
-
-        var raw = max / 5;
-        var magnitude = Math.Pow(10, Math.Floor(Math.Log10(raw)));
-        var n = raw / magnitude;
-        var step = (n <= 1 ? 1 : n <= 2 ? 2 : n <= 5 ? 5 : 10) * magnitude;
-        return (step, Math.Ceiling(max * 1.05 / step) * step);
-    }
-
-    private static string Number(double v) => v switch
-    {
-        >= 100 => v.ToString("N0", CultureInfo.InvariantCulture),
-        >= 10 => v.ToString("0.#", CultureInfo.InvariantCulture),
-        _ => v.ToString("0.##", CultureInfo.InvariantCulture),
-    };
 
     private static string F(double v) => v.ToString("0.#", CultureInfo.InvariantCulture);
 

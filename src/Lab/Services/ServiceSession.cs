@@ -50,17 +50,8 @@ public sealed class ServiceSession : IAsyncDisposable
 
     public string Description { get; }
 
-    /// <summary>
-    /// The database as a report's setup names it, with where its queries run: SQLite inside each service (its CPU is in
-    /// the server cost), PostgreSQL in a server of its own that this run does not pin or meter. Null when not known.
-    /// </summary>
-    public string? DatabaseSetup => Database switch
-    {
-        null => null,
-        { Provider: DatabaseProvider.Sqlite } d => $"{d.Describe()}, inside each service's process: the queries' CPU is part of the server cost",
-        var d => $"{d.Describe()}: a server of its own, not pinned (its processes may run on either core) and not metered: " +
-                 "the server cost is the service's alone, without the queries' CPU in PostgreSQL (the same queries for every protocol)",
-    };
+    /// <summary>The database as a report's setup names it (<see cref="DatabaseSetup.Of"/>).</summary>
+    public string? DatabaseSetup => Services.DatabaseSetup.Of(Database);
 
     public bool External => _running is null;
 
@@ -93,7 +84,7 @@ public sealed class ServiceSession : IAsyncDisposable
             return await ConnectAsync(settings.Addresses, protocols, settings.Database, log, stopping);
         }
 
-        log(EnsureCertificate());
+        log(ProjectCertificate.Ensure());
         var network = settings.Conditions.Network;
         var link = network.IsLoopback ? null : await ShapedLink.CreateAsync(network, log, stopping);
         try
@@ -132,12 +123,6 @@ public sealed class ServiceSession : IAsyncDisposable
 
     /// <summary>The run's conditions as they were applied: the link as made, with what could not be emulated.</summary>
     public RunConditions Applied(RunConditions asked) => asked with { NetworkLink = Link?.Describe() };
-
-    /// <summary>Makes the project's certificate unless it exists (or again, with <paramref name="force"/>); says which.</summary>
-    public static string EnsureCertificate(bool force = false) =>
-        ProjectCertificate.EnsureExists(force: force)
-            ? $"Made the HTTPS certificate: {ProjectCertificate.DefaultPfxPath} (server) and {ProjectCertificate.DefaultCrtPath} (trusted by the clients)."
-            : $"HTTPS certificate: {ProjectCertificate.DefaultCrtPath}";
 
     /// <summary>Starts the services of <paramref name="launch"/>, each on its ports, and waits until all are healthy.</summary>
     public static async Task<ServiceSession> StartAsync(LaunchOptions launch, Action<string> log, CancellationToken stopping)

@@ -1,11 +1,5 @@
 namespace ProtocolBench.Shared.Domain.Data;
 
-public enum DatabaseProvider
-{
-    Sqlite,
-    PostgreSQL,
-}
-
 /// <summary>Bound from the "Database" section: <c>Database:Provider</c> and <c>Database:ConnectionString</c>.</summary>
 public sealed class DatabaseOptions
 {

@@ -23,27 +23,3 @@ public sealed class EndpointOptions
     /// </summary>
     public int? SenderPort { get; set; }
 }
-
-/// <summary>Bound from "Certificate".</summary>
-public sealed class CertificateOptions
-{
-    public const string Section = "Certificate";
-
-    /// <summary>The server .pfx; empty means certs/protocolbench.pfx in the repository.</summary>
-    public string? Path { get; set; }
-}
-
-/// <summary>
-/// Bound from "Compression": off by default, so that an answer is the same bytes whatever the client sends. On
-/// (--Compression:Enabled=true, which the commands pass for --compression gzip|br), REST and GraphQL compress their JSON
-/// responses with gzip or br as the request's Accept-Encoding asks, over HTTPS too, and gRPC compresses its replies with
-/// gzip when the call accepts it; all at the "optimal" level (gzip 6, Brotli 4).
-/// </summary>
-public sealed class CompressionOptions
-{
-    public const string Section = "Compression";
-
-    public bool Enabled { get; set; }
-
-    public static bool IsEnabled(IConfiguration configuration) => configuration.GetValue<bool>($"{Section}:{nameof(Enabled)}");
-}

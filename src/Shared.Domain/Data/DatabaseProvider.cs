@@ -1,0 +1,7 @@
+namespace ProtocolBench.Shared.Domain.Data;
+
+public enum DatabaseProvider
+{
+    Sqlite,
+    PostgreSQL,
+}

@@ -1,0 +1,8 @@
+namespace ProtocolBench.Shared.Domain;
+
+public enum ErrorCode
+{
+    InvalidArgument,
+    NotFound,
+    Unavailable,
+}
