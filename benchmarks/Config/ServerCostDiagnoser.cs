@@ -1,10 +1,7 @@
 using System.Collections.Concurrent;
-using BenchmarkDotNet.Analysers;
 using BenchmarkDotNet.Columns;
 using BenchmarkDotNet.Diagnosers;
 using BenchmarkDotNet.Engines;
-using BenchmarkDotNet.Exporters;
-using BenchmarkDotNet.Validators;
 
 namespace ProtocolBench.Benchmarks.Config;
 
@@ -14,19 +11,19 @@ namespace ProtocolBench.Benchmarks.Config;
 /// left out. The figures are BenchmarkDotNet metrics, hence columns of its reports, and reach the summary through them
 /// (<see cref="CostOf"/>). A reading taken while the service was not idle is dropped and counted (<see cref="Dropped"/>).
 /// </summary>
-public sealed class ServerCostDiagnoser(Func<Protocol, ServiceMeter?> meterOf) : IDiagnoser
+public sealed class ServerCostDiagnoser(Func<Protocol, ServiceMeter?> meterOf) : MetricDiagnoser
 {
-    private static readonly CostMetric ServerCpu = new(
-        "ServerCpu", "Server CPU", "The service's CPU time per operation (user + system) by its runtime's own account (dotnet.process.cpu.time), measured iterations only", UnitType.Time, 1);
+    private static readonly MetricKind ServerCpu = new(
+        "ServerCpu", "Server CPU", "The service's CPU time per operation (user + system) by its runtime's own account (dotnet.process.cpu.time), measured iterations only", UnitType.Time, "N1", 1);
 
-    private static readonly CostMetric ServerAllocated = new(
-        "ServerAllocated", "Server alloc", "Bytes the service allocated per operation (dotnet.gc.heap.total_allocated), measured iterations only", UnitType.Size, 2);
+    private static readonly MetricKind ServerAllocated = new(
+        "ServerAllocated", "Server alloc", "Bytes the service allocated per operation (dotnet.gc.heap.total_allocated), measured iterations only", UnitType.Size, "N1", 2);
 
-    private static readonly CostMetric KernelCpu = new(
-        "KernelCpu", "Server CPU (kernel)", "The same CPU time by the kernel's account (/proc/PID/stat, 10 ms steps at each end): the check", UnitType.Time, 3);
+    private static readonly MetricKind KernelCpu = new(
+        "KernelCpu", "Server CPU (kernel)", "The same CPU time by the kernel's account (/proc/PID/stat, 10 ms steps at each end): the check", UnitType.Time, "N1", 3);
 
-    private static readonly CostMetric ClientCpu = new(
-        "ClientCpu", "Client CPU", "This process's CPU time per operation over the same iterations (the client's work and the harness's)", UnitType.Time, 4);
+    private static readonly MetricKind ClientCpu = new(
+        "ClientCpu", "Client CPU", "This process's CPU time per operation over the same iterations (the client's work and the harness's)", UnitType.Time, "N1", 4);
 
     private readonly ConcurrentDictionary<string, Window> _windows = new();
     private int _dropped;
@@ -34,11 +31,7 @@ public sealed class ServerCostDiagnoser(Func<Protocol, ServiceMeter?> meterOf) :
     /// <summary>Cells whose readings were dropped: the service's collection came after the next requests began, or not at all.</summary>
     public int Dropped => _dropped;
 
-    public IEnumerable<string> Ids => ["ServerCost"];
-
-    public IEnumerable<IExporter> Exporters => [];
-
-    public IEnumerable<IAnalyser> Analysers => [];
+    public override IEnumerable<string> Ids => ["ServerCost"];
 
     /// <summary>The cost per operation BenchmarkDotNet's report of a cell holds, or null when it was not measured.</summary>
     public static CostPerOp? CostOf(BenchmarkReport report) =>
@@ -52,9 +45,9 @@ public sealed class ServerCostDiagnoser(Func<Protocol, ServiceMeter?> meterOf) :
                 Precise: true)
             : null;
 
-    public RunMode GetRunMode(BenchmarkCase benchmarkCase) => Service(benchmarkCase) is null ? RunMode.None : RunMode.NoOverhead;
+    public override RunMode GetRunMode(BenchmarkCase benchmarkCase) => Service(benchmarkCase) is null ? RunMode.None : RunMode.NoOverhead;
 
-    public void Handle(HostSignal signal, DiagnoserActionParameters parameters)
+    public override void Handle(HostSignal signal, DiagnoserActionParameters parameters)
     {
         var id = Cell.Id(parameters.BenchmarkCase);
         switch (signal)
@@ -70,7 +63,7 @@ public sealed class ServerCostDiagnoser(Func<Protocol, ServiceMeter?> meterOf) :
         }
     }
 
-    public IEnumerable<Metric> ProcessResults(DiagnoserResults results)
+    public override IEnumerable<Metric> ProcessResults(DiagnoserResults results)
     {
         if (!_windows.TryRemove(Cell.Id(results.BenchmarkCase), out var window) || window.End is not { } end)
         {
@@ -92,12 +85,6 @@ public sealed class ServerCostDiagnoser(Func<Protocol, ServiceMeter?> meterOf) :
         ];
     }
 
-    public void DisplayResults(ILogger logger)
-    {
-    }
-
-    public IEnumerable<ValidationError> Validate(ValidationParameters validationParameters) => [];
-
     /// <summary>The service a case calls: its protocol's, or the REST service's for the loopback transfer (its sender lives there); none for the domain floor.</summary>
     private static Protocol? Service(BenchmarkCase benchmarkCase) =>
         Cell.HasProtocol(benchmarkCase) ? Cell.ProtocolOf(benchmarkCase)
@@ -108,26 +95,4 @@ public sealed class ServerCostDiagnoser(Func<Protocol, ServiceMeter?> meterOf) :
         measurements.Where(m => m.IterationMode == IterationMode.Workload && m.IterationStage == IterationStage.Actual).Sum(m => m.Operations);
 
     private sealed record Window(ServiceMeter Meter, MeterMark Start, TimeSpan ClientStart, MeterMark? End = null, double ClientSeconds = double.NaN);
-
-    /// <summary>A cost metric: times in nanoseconds and sizes in bytes, as BenchmarkDotNet formats them in the summary's units.</summary>
-    private sealed class CostMetric(string id, string displayName, string legend, UnitType unitType, int priority) : IMetricDescriptor
-    {
-        public string Id => id;
-
-        public string DisplayName => displayName;
-
-        public string Legend => legend;
-
-        public string NumberFormat => "N1";
-
-        public UnitType UnitType => unitType;
-
-        public string Unit => unitType == UnitType.Size ? "B" : "ns";
-
-        public bool TheGreaterTheBetter => false;
-
-        public int PriorityInCategory => priority;
-
-        public bool GetIsAvailable(Metric metric) => true;
-    }
 }

@@ -1,9 +1,6 @@
-using BenchmarkDotNet.Analysers;
 using BenchmarkDotNet.Columns;
 using BenchmarkDotNet.Diagnosers;
 using BenchmarkDotNet.Engines;
-using BenchmarkDotNet.Exporters;
-using BenchmarkDotNet.Validators;
 
 namespace ProtocolBench.Benchmarks.Config;
 
@@ -13,23 +10,19 @@ namespace ProtocolBench.Benchmarks.Config;
 /// hop BenchmarkDotNet, which makes the benchmark classes itself, leaves open), and this puts it in the cell's report.
 /// Every column, progress line and table then reads the bytes from the report, as it reads the times (<see cref="WireOf"/>).
 /// </summary>
-public sealed class WireBytesDiagnoser(WireTally tally) : IDiagnoser
+public sealed class WireBytesDiagnoser(WireTally tally) : MetricDiagnoser
 {
-    private static readonly WireMetric Total = new(
+    private static readonly MetricKind Total = new(
         "WireBytesPerOp", "Wire bytes/op",
         "Bytes sent + received at the client's socket per operation (plaintext on HTTP, TLS records on HTTPS), averaged over serial " +
         "operations on a warm connection: connection setup excluded",
-        shown: true);
+        UnitType.Dimensionless, "N0", 0);
 
-    private static readonly WireMetric Sent = new("WireSentPerOp", "Wire sent/op", "Of those, the bytes sent", shown: false);
+    private static readonly MetricKind Sent = new("WireSentPerOp", "Wire sent/op", "Of those, the bytes sent", UnitType.Dimensionless, "N0", 0, shown: false);
 
-    private static readonly WireMetric Calls = new("WireCalls", "Wire calls", "How many serial operations the bytes are averaged over", shown: false);
+    private static readonly MetricKind Calls = new("WireCalls", "Wire calls", "How many serial operations the bytes are averaged over", UnitType.Dimensionless, "N0", 0, shown: false);
 
-    public IEnumerable<string> Ids => ["WireBytes"];
-
-    public IEnumerable<IExporter> Exporters => [];
-
-    public IEnumerable<IAnalyser> Analysers => [];
+    public override IEnumerable<string> Ids => ["WireBytes"];
 
     /// <summary>The bytes per operation a cell's report holds, or null when its set-up measured none.</summary>
     public static WireSample? WireOf(BenchmarkReport report) =>
@@ -37,42 +30,10 @@ public sealed class WireBytesDiagnoser(WireTally tally) : IDiagnoser
             ? new WireSample(sent.Value, total.Value - sent.Value, (int)calls.Value)
             : null;
 
-    public RunMode GetRunMode(BenchmarkCase benchmarkCase) => Cell.HasProtocol(benchmarkCase) ? RunMode.NoOverhead : RunMode.None;
+    public override RunMode GetRunMode(BenchmarkCase benchmarkCase) => Cell.HasProtocol(benchmarkCase) ? RunMode.NoOverhead : RunMode.None;
 
-    public void Handle(HostSignal signal, DiagnoserActionParameters parameters)
-    {
-    }
-
-    public IEnumerable<Metric> ProcessResults(DiagnoserResults results) =>
+    public override IEnumerable<Metric> ProcessResults(DiagnoserResults results) =>
         tally.Take(results.BenchmarkCase) is { } sample
             ? [new Metric(Total, sample.TotalPerOp), new Metric(Sent, sample.SentPerOp), new Metric(Calls, sample.Operations)]
             : [];
-
-    public void DisplayResults(ILogger logger)
-    {
-    }
-
-    public IEnumerable<ValidationError> Validate(ValidationParameters validationParameters) => [];
-
-    /// <summary>A byte count per operation; only the total is a column of BenchmarkDotNet's reports.</summary>
-    private sealed class WireMetric(string id, string displayName, string legend, bool shown) : IMetricDescriptor
-    {
-        public string Id => id;
-
-        public string DisplayName => displayName;
-
-        public string Legend => legend;
-
-        public string NumberFormat => "N0";
-
-        public UnitType UnitType => UnitType.Dimensionless;
-
-        public string Unit => "";
-
-        public bool TheGreaterTheBetter => false;
-
-        public int PriorityInCategory => 0;
-
-        public bool GetIsAvailable(Metric metric) => shown;
-    }
 }

@@ -3,12 +3,6 @@ namespace ProtocolBench.Benchmarks.Reporting.Summary;
 /// <summary>Every cell: its times, ratio to REST, round spread, allocations, wire bytes and costs.</summary>
 internal sealed class CellSection(ResultSet results)
 {
-    public SummarySection Section() => new("Every cell",
-        "Time (geometric mean of the rounds' medians) and 95th percentile (median of the rounds') of the per-operation time; ratio to REST on the same row with its 95 % interval; " +
-        "round spread: (slowest − fastest round median) ÷ median; bytes the client allocated per operation (MemoryDiagnoser in the first round; " +
-        "the client process only); bytes at the client's socket per operation.",
-        Table(), null);
-
     private Table Table()
     {
         var table = new Table(
@@ -48,4 +42,10 @@ internal sealed class CellSection(ResultSet results)
 
         return table;
     }
+
+    public SummarySection Section() => new("Every cell",
+        "Time (geometric mean of the rounds' medians) and 95th percentile (median of the rounds') of the per-operation time; ratio to REST on the same row with its 95 % interval; " +
+        "round spread: (slowest − fastest round median) ÷ median; bytes the client allocated per operation (MemoryDiagnoser in the first round; " +
+        "the client process only); bytes at the client's socket per operation.",
+        Table(), null);
 }

@@ -3,17 +3,6 @@ namespace ProtocolBench.Benchmarks.Reporting.Summary;
 /// <summary>What opening a connection costs, in time and bytes, per protocol and transport.</summary>
 internal sealed class ConnectionSection(ResultSet results, BenchmarkRun run)
 {
-    public SummarySection Section() => new("Opening a connection",
-        "The floor on a warm connection and on a new connection per call (TCP connect; on HTTPS the TLS handshake; for h2 " +
-        "the HTTP/2 preface and settings), measured in every run whatever --connections says; their difference, round by " +
-        "round with its 95 % interval, is what a client pays each time it opens a connection. The bytes a new connection adds " +
-        "are its set-up (TLS resumes the session of an earlier connection where it can, as browsers and JMeter do) and, on " +
-        "HTTP/1.1, the Connection: close headers. " +
-        (run.Conditions.Connections == ConnectionPolicy.New
-        ? "This run opened a new connection for every request (--connections new): every time above contains this cost once."
-        : "This run reused warm connections (--connections reuse): no time above contains it; --connections new measures every operation with it."),
-        results.Has(Catalogue.FloorNewConnection) ? Table() : null, null);
-
     /// <summary>
     /// Per protocol and transport: the floor on a warm connection and on a new one, measured in the same rounds, their
     /// difference (what opening a connection costs, with its 95 % interval), and the bytes per call of each.
@@ -35,4 +24,15 @@ internal sealed class ConnectionSection(ResultSet results, BenchmarkRun run)
         table.Add(["Bytes a new connection adds", .. Row(c => Warm(c)?.Wire is { } warm && New(c)?.Wire is { } cold ? Format.Bytes(cold.TotalPerOp - warm.TotalPerOp) : null)]);
         return table;
     }
+
+    public SummarySection Section() => new("Opening a connection",
+        "The floor on a warm connection and on a new connection per call (TCP connect; on HTTPS the TLS handshake; for h2 " +
+        "the HTTP/2 preface and settings), measured in every run whatever --connections says; their difference, round by " +
+        "round with its 95 % interval, is what a client pays each time it opens a connection. The bytes a new connection adds " +
+        "are its set-up (TLS resumes the session of an earlier connection where it can, as browsers and JMeter do) and, on " +
+        "HTTP/1.1, the Connection: close headers. " +
+        (run.Conditions.Connections == ConnectionPolicy.New
+        ? "This run opened a new connection for every request (--connections new): every time above contains this cost once."
+        : "This run reused warm connections (--connections reuse): no time above contains it; --connections new measures every operation with it."),
+        results.Has(Catalogue.FloorNewConnection) ? Table() : null, null);
 }

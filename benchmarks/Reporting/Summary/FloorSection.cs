@@ -3,12 +3,6 @@ namespace ProtocolBench.Benchmarks.Reporting.Summary;
 /// <summary>Each time divided by the transport floor on the same port and HTTP version.</summary>
 internal sealed class FloorSection(ResultSet results, BenchmarkRun run)
 {
-    public SummarySection Section() => new("Above the transport floor",
-        "Each time divided by the floor (GET /baseline, fixed bytes) on the same service port and HTTP version" +
-        (Floor == Catalogue.FloorNewConnection ? ", on a new connection as every operation here" : "") + ", with its 95 % " +
-        "interval over the rounds: how much of an operation is the protocol and its work rather than the round trip itself.",
-        Table(), null);
-
     /// <summary>The floor measured under the run's connection policy: what every operation's time contains too.</summary>
     private Scenario Floor => run.Conditions.Connections == ConnectionPolicy.New ? Catalogue.FloorNewConnection : Catalogue.Floor;
 
@@ -29,4 +23,10 @@ internal sealed class FloorSection(ResultSet results, BenchmarkRun run)
 
         return table;
     }
+
+    public SummarySection Section() => new("Above the transport floor",
+        "Each time divided by the floor (GET /baseline, fixed bytes) on the same service port and HTTP version" +
+        (Floor == Catalogue.FloorNewConnection ? ", on a new connection as every operation here" : "") + ", with its 95 % " +
+        "interval over the rounds: how much of an operation is the protocol and its work rather than the round trip itself.",
+        Table(), null);
 }

@@ -3,11 +3,6 @@ namespace ProtocolBench.Benchmarks.Reporting.Summary;
 /// <summary>Our times laid out like Bolanowski et al.'s, their medians beside ours.</summary>
 internal sealed class PaperSection(ResultSet results, BenchmarkRun run)
 {
-    public SummarySection Section() => new("Times beside the paper",
-        "Our times in milliseconds, laid out like Bolanowski et al. 2022 (docs/methodology.md, \"The papers\"); the paper's medians in parentheses " +
-        "(two machines on a LAN, JMeter, 1 request/s). Bold: the named winner on that transport. " + LikeWithLike,
-        Table(), null);
-
     /// <summary>Whether the paper's figures were measured under this run's conditions, and what to run if not.</summary>
     private string LikeWithLike => run.Conditions.Preset == "bolanowski"
         ? "This run measured under the paper's set-up as far as it is known (--as bolanowski, docs/presets.md; see Network and " +
@@ -49,4 +44,9 @@ internal sealed class PaperSection(ResultSet results, BenchmarkRun run)
 
         return table;
     }
+
+    public SummarySection Section() => new("Times beside the paper",
+        "Our times in milliseconds, laid out like Bolanowski et al. 2022 (docs/methodology.md, \"The papers\"); the paper's medians in parentheses " +
+        "(two machines on a LAN, JMeter, 1 request/s). Bold: the named winner on that transport. " + LikeWithLike,
+        Table(), null);
 }

@@ -3,19 +3,6 @@ namespace ProtocolBench.Benchmarks.Reporting.Summary;
 /// <summary>The answer first: which protocol is faster, per operation and transport.</summary>
 internal sealed class RankingSection(ResultSet results)
 {
-    public SummarySection Section() => new("Which protocol is faster",
-        "Per operation and transport: each protocol's time (the geometric mean of its rounds' medians), each protocol's time ÷ REST's with its 95 % " +
-        "interval (paired round by round: geometric mean of the rounds' ratios, Student's t with the row's round-to-round noise: the residual of its cells over its rounds), the ranking and the rounds that measured the row. " + Rule,
-        Table(), null);
-
-private string Rule => $"Each pair of a row is faster (the whole 95 % interval of slower ÷ faster beyond 1 + {Verdict.PracticalDifference:P0}), level (the whole " +
-                   $"interval within {Verdict.PracticalDifference:P0} either way) or undecided. Tiers: the protocols no other is faster than, then the same " +
-                   "among the rest; › between tiers (with the ratio to the fastest), ≈ level and ? undecided within a tier, and \"not apart\" for " +
-                   "pairs the chain would order but are not (docs/methodology.md, \"Rankings\"). A sole winner (bold) is named when tier 1 " +
-                   "has one protocol. " + (results.Design.Sequential
-                       ? $"Rounds: {results.Design.Describe()}; the interval at a row's last round is a 95 % interval however many rounds it took."
-                       : $"Rounds: {results.Design.Describe()}.");
-
     /// <summary>The answer first: per row, each protocol's time, its ratio to REST with the interval, the ranking and its rounds.</summary>
     public Table Table()
     {
@@ -52,4 +39,17 @@ private string Rule => $"Each pair of a row is faster (the whole 95 % interval o
         : row.OnTheLine(results.Design)
             ? $"{row.Rounds}, {row.Ranking.Undecided.Count()} undecided (on the line)"
             : $"{row.Rounds}, {row.Ranking.Undecided.Count()} undecided";
+
+    public SummarySection Section() => new("Which protocol is faster",
+        "Per operation and transport: each protocol's time (the geometric mean of its rounds' medians), each protocol's time ÷ REST's with its 95 % " +
+        "interval (paired round by round: geometric mean of the rounds' ratios, Student's t with the row's round-to-round noise: the residual of its cells over its rounds), the ranking and the rounds that measured the row. " + Rule,
+        Table(), null);
+
+private string Rule => $"Each pair of a row is faster (the whole 95 % interval of slower ÷ faster beyond 1 + {Verdict.PracticalDifference:P0}), level (the whole " +
+                   $"interval within {Verdict.PracticalDifference:P0} either way) or undecided. Tiers: the protocols no other is faster than, then the same " +
+                   "among the rest; › between tiers (with the ratio to the fastest), ≈ level and ? undecided within a tier, and \"not apart\" for " +
+                   "pairs the chain would order but are not (docs/methodology.md, \"Rankings\"). A sole winner (bold) is named when tier 1 " +
+                   "has one protocol. " + (results.Design.Sequential
+                       ? $"Rounds: {results.Design.Describe()}; the interval at a row's last round is a 95 % interval however many rounds it took."
+                       : $"Rounds: {results.Design.Describe()}.");
 }

@@ -3,14 +3,6 @@ namespace ProtocolBench.Benchmarks.Reporting.Summary;
 /// <summary>The loopback limit: the binary files' bytes over plain TCP, and each protocol's time for them ÷ that.</summary>
 internal sealed class TransferSection(ResultSet results)
 {
-    public SummarySection Section() => new("The loopback limit: the same bytes with no protocol",
-        "Plain TCP: the binary file's bytes sent by the REST service's process from a plain socket (no HTTP, no framing, no " +
-        "TLS; one byte asks, the file answers) on a warm connection, over the same link and between the same cores as the " +
-        "cells, in the same rounds: what moving the bytes costs at all. Each cell: its time " +
-        "and, in parentheses, its time ÷ the plain transfer's, round by round with its 95 % interval: how many times the " +
-        "bare transfer the protocol (and on HTTPS, encryption) takes. Measured only when this run started the services.",
-        Table(), null);
-
     /// <summary>
     /// Per binary file: moving its bytes over a plain TCP socket (the loopback transfer), and each cell of the file's
     /// binary form with its time ÷ that transfer's, paired round by round with its 95 % interval; null when no transfer was measured.
@@ -35,4 +27,12 @@ internal sealed class TransferSection(ResultSet results)
 
         return table;
     }
+
+    public SummarySection Section() => new("The loopback limit: the same bytes with no protocol",
+        "Plain TCP: the binary file's bytes sent by the REST service's process from a plain socket (no HTTP, no framing, no " +
+        "TLS; one byte asks, the file answers) on a warm connection, over the same link and between the same cores as the " +
+        "cells, in the same rounds: what moving the bytes costs at all. Each cell: its time " +
+        "and, in parentheses, its time ÷ the plain transfer's, round by round with its 95 % interval: how many times the " +
+        "bare transfer the protocol (and on HTTPS, encryption) takes. Measured only when this run started the services.",
+        Table(), null);
 }

@@ -3,10 +3,6 @@ namespace ProtocolBench.Benchmarks.Reporting.Summary;
 /// <summary>The pairs a run left undecided, with their intervals.</summary>
 internal sealed class UndecidedSection(ResultSet results)
 {
-    public SummarySection Section() => new("Undecided pairs",
-        "The pairs whose interval reaches both sides of a 10 % line. A quieter machine (less movement of a cell from round to round) would decide them; on a row marked \"on the line\", more rounds than the design allows would be needed too.",
-        Table(), null);
-
     /// <summary>Every pair the run left undecided, with its interval; null when there is none.</summary>
     private Table? Table()
     {
@@ -27,4 +23,8 @@ internal sealed class UndecidedSection(ResultSet results)
 
         return table;
     }
+
+    public SummarySection Section() => new("Undecided pairs",
+        "The pairs whose interval reaches both sides of a 10 % line. A quieter machine (less movement of a cell from round to round) would decide them; on a row marked \"on the line\", more rounds than the design allows would be needed too.",
+        Table(), null);
 }

@@ -23,9 +23,6 @@ internal sealed class VerdictSection
             : "No verdict of the paper could be compared: this run measured none of the paper's scenarios on both REST and gRPC."
         : $"We reproduce {reproduced} of the paper's {compared} verdicts{(which.Count > 0 ? ": " + string.Join("; ", which) : "")}.";
 
-    public SummarySection Section() => new("Verdicts (the paper's Table 1)",
-        $"REST against gRPC as the paper compared them, by the same rule (the paper's \"both\" is our \"no clear winner\"). {Line}",
-        table, null);
 
     private (Table Table, int Reproduced, int Compared, List<string> Which) Verdicts()
     {
@@ -64,4 +61,8 @@ internal sealed class VerdictSection
 
         return (table, reproduced, compared, which);
     }
+
+    public SummarySection Section() => new("Verdicts (the paper's Table 1)",
+        $"REST against gRPC as the paper compared them, by the same rule (the paper's \"both\" is our \"no clear winner\"). {Line}",
+        table, null);
 }

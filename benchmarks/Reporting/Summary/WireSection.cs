@@ -3,14 +3,6 @@ namespace ProtocolBench.Benchmarks.Reporting.Summary;
 /// <summary>Bytes on the wire per operation, and which protocol moves the fewest (Kamiński et al.).</summary>
 internal sealed class WireSection(ResultSet results, BenchmarkRun run)
 {
-    public SummarySection Section() => new("Bytes on the wire per operation",
-        "Request + response bytes at the client's socket (plaintext on HTTP, TLS records on HTTPS; no TCP/IP headers), averaged " +
-        "over serial operations" + (run.Conditions.Connections == ConnectionPolicy.New
-        ? ", each on a new connection, so with the bytes of opening it (see \"Opening a connection\")"
-        : " on an already open connection (the bytes of opening one are under \"Opening a connection\")") +
-        "; the ratio is to REST on the same transport. " + FewestBytes(),
-        Table(), null);
-
     private Table Table()
     {
         var table = new Table(["Operation (bytes/op; × REST on the same transport)", .. Display.Columns().Select(c => Display.Of(c.Protocol, c.Transport))]);
@@ -57,4 +49,12 @@ internal sealed class WireSection(ResultSet results, BenchmarkRun run)
                (signalR.Count > 0 ? $" ({string.Join(", ", hubProtocols)})" : "") +
                (signalR.Count < rows.Count ? $"; {string.Join(", ", others)}" : "") + ".";
     }
+
+    public SummarySection Section() => new("Bytes on the wire per operation",
+        "Request + response bytes at the client's socket (plaintext on HTTP, TLS records on HTTPS; no TCP/IP headers), averaged " +
+        "over serial operations" + (run.Conditions.Connections == ConnectionPolicy.New
+        ? ", each on a new connection, so with the bytes of opening it (see \"Opening a connection\")"
+        : " on an already open connection (the bytes of opening one are under \"Opening a connection\")") +
+        "; the ratio is to REST on the same transport. " + FewestBytes(),
+        Table(), null);
 }
