@@ -182,13 +182,10 @@ public static class BenchmarkCommand
 
     /// <summary>Each cell's results of every round, joined by scenario, protocol and transport; its wire bytes the last round's.</summary>
     public static List<CellResult> Cells(IEnumerable<(BenchmarkCase Case, RoundResult Result)> results) =>
-        results
-            .GroupBy(x => (Cell.ScenarioOf(x.Case), Cell.ProtocolOf(x.Case), Cell.TransportOf(x.Case)))
-            .Select(g => new CellResult(
-                g.Key.Item1, g.Key.Item2, g.Key.Item3,
-                [.. g.Select(x => x.Result).OrderBy(r => r.Round)],
-                g.Select(x => x.Result).OrderBy(r => r.Round).LastOrDefault(r => r.Wire is not null)?.Wire))
-            .ToList();
+        (from x in results
+         group x.Result by (Cell.ScenarioOf(x.Case), Cell.ProtocolOf(x.Case), Cell.TransportOf(x.Case)) into g
+         let rounds = g.OrderBy(r => r.Round).ToList()
+         select new CellResult(g.Key.Item1, g.Key.Item2, g.Key.Item3, rounds, rounds.LastOrDefault(r => r.Wire is not null)?.Wire)).ToList();
 
     /// <summary>Each domain floor's or loopback transfer's results of every round, joined by scenario.</summary>
     private static List<T> ByScenario<T>(IEnumerable<(BenchmarkCase Case, RoundResult Result)> results, Func<Scenario, IReadOnlyList<RoundResult>, T> result) =>

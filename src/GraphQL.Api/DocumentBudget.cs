@@ -1,5 +1,4 @@
 using GraphQLParser;
-using GraphQLParser.Exceptions;
 
 namespace ProtocolBench.GraphQL.Api;
 

@@ -1,5 +1,3 @@
-using System.Buffers;
-using System.IO.Pipelines;
 using GraphQL.Transport;
 using Microsoft.Net.Http.Headers;
 

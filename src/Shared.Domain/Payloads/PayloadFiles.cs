@@ -12,12 +12,16 @@ public sealed class PayloadFiles
 
     private readonly byte[]? _text;
     private readonly byte[]? _pdf;
+    private readonly FilePayload? _textFile;
+    private readonly FilePayload? _pdfFile;
 
     private PayloadFiles(string directory, byte[]? text, byte[]? pdf, string? error)
     {
         Directory = directory;
         _text = text;
         _pdf = pdf;
+        _textFile = text is null ? null : new FilePayload(TextFileName, TextContentType, text);
+        _pdfFile = pdf is null ? null : new FilePayload(PdfFileName, PdfContentType, pdf);
         Error = error;
         TextSha256 = text is null ? "" : Convert.ToHexStringLower(SHA256.HashData(text));
         PdfSha256 = pdf is null ? "" : Convert.ToHexStringLower(SHA256.HashData(pdf));
@@ -36,11 +40,11 @@ public sealed class PayloadFiles
 
     public byte[] Pdf => _pdf ?? throw Unavailable();
 
-    /// <summary>Scenario VI as every protocol answers it: the text file with its name and content type.</summary>
-    public FilePayload TextFile => new(TextFileName, TextContentType, Text);
+    /// <summary>Scenario VI as every protocol answers it: the text file with its name and content type, made once.</summary>
+    public FilePayload TextFile => _textFile ?? throw Unavailable();
 
     /// <summary>Scenario VII as every protocol answers it.</summary>
-    public FilePayload PdfFile => new(PdfFileName, PdfContentType, Pdf);
+    public FilePayload PdfFile => _pdfFile ?? throw Unavailable();
 
     public string TextSha256 { get; }
 

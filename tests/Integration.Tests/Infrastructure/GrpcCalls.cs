@@ -1,5 +1,3 @@
-using System.Buffers.Binary;
-
 namespace ProtocolBench.Integration.Tests.Infrastructure;
 
 /// <summary>One gRPC call written by hand over h2c, so that the bytes on the wire are exactly the ones a test chose.</summary>
