@@ -18,9 +18,7 @@ public sealed class GrpcProtocolClient : IProtocolClient
     private const int MaxSendMessageBytes = 4 * Limits.RequestBodyMaxBytes;
 
     private readonly GrpcChannel _channel;
-    private readonly V1.Payloads.PayloadsClient _payloads;
-    private readonly V1.Authors.AuthorsClient _authors;
-    private readonly V1.Shapes.ShapesClient _shapes;
+    private readonly CallInvoker _invoker;
     private readonly TimeSpan _callTimeout;
     private readonly Metadata? _headers;
 
@@ -41,9 +39,7 @@ public sealed class GrpcProtocolClient : IProtocolClient
         });
         // Requests compressed too: grpc-dotnet reads this header, sends grpc-encoding: gzip and does not transmit it.
         _headers = compressed ? new Metadata { { "grpc-internal-encoding-request", "gzip" } } : null;
-        _payloads = new V1.Payloads.PayloadsClient(_channel);
-        _authors = new V1.Authors.AuthorsClient(_channel);
-        _shapes = new V1.Shapes.ShapesClient(_channel);
+        _invoker = _channel.CreateCallInvoker();
     }
 
     public Protocol Protocol => Protocol.Grpc;
@@ -52,112 +48,25 @@ public sealed class GrpcProtocolClient : IProtocolClient
 
     public WireCounter Wire { get; } = new();
 
-    public async Task<string> CloneAsync(string? text, int? count, CancellationToken cancellationToken = default)
+    public bool Offers(Operation operation) => operation.Grpc is not null;
+
+    public async Task<TResult> CallAsync<TResult>(OperationCall<TResult> call, CancellationToken cancellationToken = default)
     {
-        var request = new V1.CloneRequest { Text = text ?? "" };
-        if (count is { } value)
+        var method = GrpcMethod.Of(call.Operation);
+        if (method.IsStreamed)
         {
-            request.Count = value;
+            return (TResult)(object)await StreamAsync(method, call, cancellationToken);
         }
 
-        return (await UnaryAsync(_payloads.CloneAsync(request, Options(cancellationToken)), cancellationToken)).Text;
-    }
-
-    public async Task<int> GetIntMaxAsync(CancellationToken cancellationToken = default) =>
-        (await UnaryAsync(_payloads.GetIntMaxAsync(new V1.GetIntMaxRequest(), Options(cancellationToken)), cancellationToken)).Value;
-
-    public async Task<int[]> GetIntsAsync(int? count, CancellationToken cancellationToken = default)
-    {
-        var request = new V1.GetIntsRequest();
-        if (count is { } value)
+        using var unary = _invoker.AsyncUnaryCall(method.Method, null, Options(cancellationToken), method.Request(call));
+        try
         {
-            request.Count = value;
+            return GrpcMessages.Read<TResult>(await unary.ResponseAsync.ConfigureAwait(false));
         }
-
-        var reply = await UnaryAsync(_payloads.GetIntsAsync(request, Options(cancellationToken)), cancellationToken);
-        var values = new int[reply.Values.Count];
-        reply.Values.CopyTo(values, 0);
-        return values;
-    }
-
-    public async Task<AuthorDto> GetSampleAsync(CancellationToken cancellationToken = default) =>
-        GrpcMessages.ToDto(await UnaryAsync(_payloads.GetSampleAsync(new V1.GetSampleRequest(), Options(cancellationToken)), cancellationToken));
-
-    public async Task<byte[]> GetTextFileAsync(CancellationToken cancellationToken = default) =>
-        GrpcMessages.ToArray((await UnaryAsync(_payloads.GetTextFileAsync(new V1.GetFileRequest(), Options(cancellationToken)), cancellationToken)).Data);
-
-    public async Task<byte[]> GetPdfAsync(CancellationToken cancellationToken = default) =>
-        GrpcMessages.ToArray((await UnaryAsync(_payloads.GetPdfAsync(new V1.GetFileRequest(), Options(cancellationToken)), cancellationToken)).Data);
-
-    /// <summary>StreamPdf: the chunks copied into one array of the length the first chunk announced.</summary>
-    public Task<byte[]> GetTextFileBinaryAsync(CancellationToken cancellationToken = default) => GetTextFileAsync(cancellationToken);
-
-    public Task<byte[]>? GetPdfBinaryAsync(CancellationToken cancellationToken = default) => StreamPdfAsync(cancellationToken);
-
-    public async Task<IReadOnlyList<AuthorDto>> SearchAuthorsAsync(string? phrase, int? limit = null, CancellationToken cancellationToken = default)
-    {
-        var request = new V1.SearchAuthorsRequest { Phrase = phrase ?? "" };
-        if (limit is { } value)
+        catch (RpcException e)
         {
-            request.Limit = value;
+            throw Translate(e, cancellationToken);
         }
-
-        return GrpcMessages.ToDtos(await UnaryAsync(_authors.SearchAsync(request, Options(cancellationToken)), cancellationToken));
-    }
-
-    public async Task<IReadOnlyList<AuthorDto>> ListAuthorsAsync(int? skip = null, int? take = null, CancellationToken cancellationToken = default)
-    {
-        var request = new V1.ListAuthorsRequest();
-        if (skip is { } from)
-        {
-            request.Skip = from;
-        }
-
-        if (take is { } count)
-        {
-            request.Take = count;
-        }
-
-        return GrpcMessages.ToDtos(await UnaryAsync(_authors.ListAsync(request, Options(cancellationToken)), cancellationToken));
-    }
-
-    public async Task<AuthorDto> GetAuthorAsync(int id, CancellationToken cancellationToken = default) =>
-        GrpcMessages.ToDto(await UnaryAsync(_authors.GetAsync(new V1.GetAuthorRequest { Id = id }, Options(cancellationToken)), cancellationToken));
-
-    public async Task<AuthorDto> CreateAuthorAsync(string? name, string? country, CancellationToken cancellationToken = default)
-    {
-        var request = new V1.CreateAuthorRequest { Name = name ?? "", Country = country ?? "" };
-        return GrpcMessages.ToDto(await UnaryAsync(_authors.CreateAsync(request, Options(cancellationToken)), cancellationToken));
-    }
-
-    public async Task<AuthorDto> UpdateAuthorAsync(int id, string? name, string? country, CancellationToken cancellationToken = default)
-    {
-        var request = new V1.UpdateAuthorRequest { Id = id, Name = name ?? "", Country = country ?? "" };
-        return GrpcMessages.ToDto(await UnaryAsync(_authors.UpdateAsync(request, Options(cancellationToken)), cancellationToken));
-    }
-
-    public async Task DeleteAuthorAsync(int id, CancellationToken cancellationToken = default) =>
-        await UnaryAsync(_authors.DeleteAsync(new V1.DeleteAuthorRequest { Id = id }, Options(cancellationToken)), cancellationToken);
-
-    public async Task<ShapeDto> GetShapeAsync(string? kind, int id, CancellationToken cancellationToken = default) =>
-        GrpcMessages.ToDto(await UnaryAsync(_shapes.GetAsync(new V1.GetShapeRequest { Kind = kind ?? "", Id = id }, Options(cancellationToken)), cancellationToken));
-
-    public async Task<IReadOnlyList<ShapeDto>> ListShapesAsync(string? kind, int? count = null, CancellationToken cancellationToken = default)
-    {
-        var request = new V1.ListShapesRequest { Kind = kind ?? "" };
-        if (count is { } value)
-        {
-            request.Count = value;
-        }
-
-        var list = await UnaryAsync(_shapes.ListAsync(request, Options(cancellationToken)), cancellationToken);
-        var shapes = new ShapeDto[list.Shapes.Count];
-        for (var i = 0; i < shapes.Length; i++)
-        {
-            shapes[i] = GrpcMessages.ToDto(list.Shapes[i]);
-        }
-
-        return shapes;
     }
 
     public ValueTask DisposeAsync()
@@ -169,37 +78,27 @@ public sealed class GrpcProtocolClient : IProtocolClient
     private CallOptions Options(CancellationToken cancellationToken) =>
         new(headers: _headers, deadline: DateTime.UtcNow + _callTimeout, cancellationToken: cancellationToken);
 
-    private static async Task<T> UnaryAsync<T>(AsyncUnaryCall<T> call, CancellationToken cancellationToken)
+    /// <summary>
+    /// A stream of bytes (StreamPdf): FileChunk messages, the first announcing the whole length, copied into one array
+    /// of that length.
+    /// </summary>
+    private async Task<byte[]> StreamAsync(GrpcMethod method, OperationCall request, CancellationToken cancellationToken)
     {
-        using (call)
-        {
-            try
-            {
-                return await call.ResponseAsync.ConfigureAwait(false);
-            }
-            catch (RpcException e)
-            {
-                throw Translate(e, cancellationToken);
-            }
-        }
-    }
-
-    private async Task<byte[]> StreamPdfAsync(CancellationToken cancellationToken)
-    {
-        using var call = _payloads.StreamPdf(new V1.GetFileRequest(), Options(cancellationToken));
+        using var call = _invoker.AsyncServerStreamingCall(method.Method, null, Options(cancellationToken), method.Request(request));
         byte[]? file = null;
         var received = 0;
         try
         {
             while (await call.ResponseStream.MoveNext(cancellationToken).ConfigureAwait(false))
             {
-                var data = call.ResponseStream.Current.Data.Span;
+                var chunk = (V1.FileChunk)call.ResponseStream.Current;
+                var data = chunk.Data.Span;
                 if (file is null)
                 {
-                    var total = call.ResponseStream.Current.TotalLength;
+                    var total = chunk.TotalLength;
                     if (total < 0 || total > Array.MaxLength)
                     {
-                        throw InvalidResponse($"StreamPdf announced an impossible length of {total} bytes.");
+                        throw InvalidResponse($"The stream announced an impossible length of {total} bytes.");
                     }
 
                     file = GC.AllocateUninitializedArray<byte>((int)total);
@@ -207,7 +106,7 @@ public sealed class GrpcProtocolClient : IProtocolClient
 
                 if (data.Length > file.Length - received)
                 {
-                    throw InvalidResponse($"StreamPdf sent more than the {file.Length} bytes it announced.");
+                    throw InvalidResponse($"The stream sent more than the {file.Length} bytes it announced.");
                 }
 
                 data.CopyTo(file.AsSpan(received));
@@ -221,7 +120,7 @@ public sealed class GrpcProtocolClient : IProtocolClient
 
         if (file is null || received != file.Length)
         {
-            throw InvalidResponse($"StreamPdf ended after {received} of {file?.Length ?? 0} announced bytes.");
+            throw InvalidResponse($"The stream ended after {received} of {file?.Length ?? 0} announced bytes.");
         }
 
         return file;

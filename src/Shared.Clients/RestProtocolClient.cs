@@ -29,62 +29,21 @@ public sealed class RestProtocolClient : IProtocolClient
 
     public WireCounter Wire { get; } = new();
 
-    public async Task<string> CloneAsync(string? text, int? count, CancellationToken cancellationToken = default) =>
-        (await GetAsync($"api/payloads/clone{Query(("text", text), ("count", count?.ToString()))}", RestJsonContext.Default.CloneResult, cancellationToken)).Text;
+    public bool Offers(Operation operation) => operation.Rest is not null;
 
-    public async Task<int> GetIntMaxAsync(CancellationToken cancellationToken = default) =>
-        (await GetAsync("api/payloads/int-max", RestJsonContext.Default.IntMaxResult, cancellationToken)).Value;
-
-    public async Task<int[]> GetIntsAsync(int? count, CancellationToken cancellationToken = default) =>
-        (await GetAsync($"api/payloads/ints{Query(("count", count?.ToString()))}", RestJsonContext.Default.IntsResult, cancellationToken)).Values;
-
-    public Task<AuthorDto> GetSampleAsync(CancellationToken cancellationToken = default) =>
-        GetAsync("api/payloads/sample", RestJsonContext.Default.AuthorDto, cancellationToken);
-
-    public async Task<byte[]> GetTextFileAsync(CancellationToken cancellationToken = default) =>
-        (await GetAsync("api/payloads/text-file", RestJsonContext.Default.FilePayload, cancellationToken)).Data;
-
-    public async Task<byte[]> GetPdfAsync(CancellationToken cancellationToken = default) =>
-        (await GetAsync("api/payloads/pdf", RestJsonContext.Default.FilePayload, cancellationToken)).Data;
-
-    public Task<byte[]> GetPdfBinaryAsync(CancellationToken cancellationToken = default) =>
-        GetBytesAsync("api/payloads/pdf/raw", cancellationToken);
-
-    public Task<byte[]> GetTextFileBinaryAsync(CancellationToken cancellationToken = default) =>
-        GetBytesAsync("api/payloads/text-file/raw", cancellationToken);
-
-    public async Task<IReadOnlyList<AuthorDto>> SearchAuthorsAsync(string? phrase, int? limit = null, CancellationToken cancellationToken = default) =>
-        await GetAsync($"api/authors/search{Query(("phrase", phrase), ("limit", limit?.ToString()))}", RestJsonContext.Default.ListAuthorDto, cancellationToken);
-
-    public async Task<IReadOnlyList<AuthorDto>> ListAuthorsAsync(int? skip = null, int? take = null, CancellationToken cancellationToken = default) =>
-        await GetAsync($"api/authors{Query(("skip", skip?.ToString()), ("take", take?.ToString()))}", RestJsonContext.Default.ListAuthorDto, cancellationToken);
-
-    public Task<AuthorDto> GetAuthorAsync(int id, CancellationToken cancellationToken = default) =>
-        GetAsync($"api/authors/{id}", RestJsonContext.Default.AuthorDto, cancellationToken);
-
-    public async Task<AuthorDto> CreateAuthorAsync(string? name, string? country, CancellationToken cancellationToken = default)
+    public async Task<TResult> CallAsync<TResult>(OperationCall<TResult> call, CancellationToken cancellationToken = default)
     {
-        using var response = await _http.PostAsync("api/authors", Json(new AuthorInput(name, country)), cancellationToken);
-        return await ReadAsync(response, RestJsonContext.Default.AuthorDto, cancellationToken);
-    }
-
-    public async Task<AuthorDto> UpdateAuthorAsync(int id, string? name, string? country, CancellationToken cancellationToken = default)
-    {
-        using var response = await _http.PutAsync($"api/authors/{id}", Json(new AuthorInput(name, country)), cancellationToken);
-        return await ReadAsync(response, RestJsonContext.Default.AuthorDto, cancellationToken);
-    }
-
-    public async Task DeleteAuthorAsync(int id, CancellationToken cancellationToken = default)
-    {
-        using var response = await _http.DeleteAsync($"api/authors/{id}", cancellationToken);
+        var route = RestRoute.Of(call.Operation);
+        using var request = new HttpRequestMessage(route.Method, route.Path(call))
+        {
+            Version = _http.DefaultRequestVersion,
+            VersionPolicy = _http.DefaultVersionPolicy,
+            Content = route.Body(call),
+        };
+        using var response = await _http.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, cancellationToken);
         await EnsureSuccessAsync(response, cancellationToken);
+        return await ReadAsync<TResult>(response, cancellationToken);
     }
-
-    public Task<ShapeDto> GetShapeAsync(string? kind, int id, CancellationToken cancellationToken = default) =>
-        GetAsync($"api/shapes/{Uri.EscapeDataString(kind ?? "")}/{id}", RestJsonContext.Default.ShapeDto, cancellationToken);
-
-    public async Task<IReadOnlyList<ShapeDto>> ListShapesAsync(string? kind, int? count = null, CancellationToken cancellationToken = default) =>
-        await GetAsync($"api/shapes/{Uri.EscapeDataString(kind ?? "")}{Query(("count", count?.ToString()))}", RestJsonContext.Default.ListShapeDto, cancellationToken);
 
     public ValueTask DisposeAsync()
     {
@@ -92,34 +51,40 @@ public sealed class RestProtocolClient : IProtocolClient
         return ValueTask.CompletedTask;
     }
 
-    // A sized body (Content-Length), as the gRPC and GraphQL clients send; PostAsJsonAsync would stream it chunked.
-    private static ByteArrayContent Json(AuthorInput input)
+    /// <summary>
+    /// The answer by its type: bytes are the body as it is (/raw); true is a success without a body (a delete's 204); a
+    /// scalar or an array of scalars is an object of one property (<c>{"text": …}</c>); anything else is the body's JSON.
+    /// </summary>
+    private static async Task<TResult> ReadAsync<TResult>(HttpResponseMessage response, CancellationToken cancellationToken)
     {
-        var content = new ByteArrayContent(JsonSerializer.SerializeToUtf8Bytes(input, RestJsonContext.Default.AuthorInput));
-        content.Headers.ContentType = new("application/json") { CharSet = "utf-8" };
-        return content;
+        if (typeof(TResult) == typeof(byte[]))
+        {
+            return (TResult)(object)await ReadBytesAsync(response, cancellationToken);
+        }
+
+        if (typeof(TResult) == typeof(bool))
+        {
+            return (TResult)(object)true;
+        }
+
+        if (RestAnswer<TResult>.IsWrapped)
+        {
+            var wrapped = await response.Content.ReadFromJsonAsync(RestAnswer<TResult>.Wrapped, cancellationToken);
+            return wrapped is { IsNull: false } ? wrapped.Value! : throw Empty(response);
+        }
+
+        return await response.Content.ReadFromJsonAsync(RestAnswer<TResult>.Json, cancellationToken) ?? throw Empty(response);
     }
 
-    private static string Query(params (string Name, string? Value)[] parameters)
-    {
-        var parts = parameters.Where(p => p.Value is not null).Select(p => $"{p.Name}={Uri.EscapeDataString(p.Value!)}").ToArray();
-        return parts.Length == 0 ? "" : "?" + string.Join('&', parts);
-    }
-
-    private async Task<T> GetAsync<T>(string path, System.Text.Json.Serialization.Metadata.JsonTypeInfo<T> type, CancellationToken cancellationToken)
-    {
-        using var response = await _http.GetAsync(path, HttpCompletionOption.ResponseHeadersRead, cancellationToken);
-        return await ReadAsync(response, type, cancellationToken);
-    }
+    private static ProtocolClientException Empty(HttpResponseMessage response) =>
+        new("EMPTY_RESPONSE", "The service returned an empty body.", $"HTTP {(int)response.StatusCode}");
 
     /// <summary>
     /// The body read straight into an array of the length it announced, as the gRPC client reads StreamPdf:
     /// ReadAsByteArrayAsync would buffer it first and then copy it (3.4 MB more to copy for the PDF).
     /// </summary>
-    private async Task<byte[]> GetBytesAsync(string path, CancellationToken cancellationToken)
+    private static async Task<byte[]> ReadBytesAsync(HttpResponseMessage response, CancellationToken cancellationToken)
     {
-        using var response = await _http.GetAsync(path, HttpCompletionOption.ResponseHeadersRead, cancellationToken);
-        await EnsureSuccessAsync(response, cancellationToken);
         if (response.Content.Headers.ContentLength is not { } length || response.Content.Headers.ContentEncoding.Count > 0)
         {
             return await response.Content.ReadAsByteArrayAsync(cancellationToken);
@@ -142,13 +107,6 @@ public sealed class RestProtocolClient : IProtocolClient
         }
 
         return body;
-    }
-
-    private static async Task<T> ReadAsync<T>(HttpResponseMessage response, System.Text.Json.Serialization.Metadata.JsonTypeInfo<T> type, CancellationToken cancellationToken)
-    {
-        await EnsureSuccessAsync(response, cancellationToken);
-        return await response.Content.ReadFromJsonAsync(type, cancellationToken)
-               ?? throw new ProtocolClientException("EMPTY_RESPONSE", "The service returned an empty body.", $"HTTP {(int)response.StatusCode}");
     }
 
     private static async Task EnsureSuccessAsync(HttpResponseMessage response, CancellationToken cancellationToken)
@@ -180,14 +138,17 @@ public sealed class RestProtocolClient : IProtocolClient
 public sealed record RestProblem(string? Title, int? Status, string? Detail, string? Code, string? Field);
 
 [JsonSourceGenerationOptions(JsonSerializerDefaults.Web)]
-[JsonSerializable(typeof(CloneResult))]
-[JsonSerializable(typeof(IntMaxResult))]
-[JsonSerializable(typeof(IntsResult))]
+[JsonSerializable(typeof(string))]
+[JsonSerializable(typeof(int))]
+[JsonSerializable(typeof(int[]))]
+[JsonSerializable(typeof(OneProperty<string>))]
+[JsonSerializable(typeof(OneProperty<int>))]
+[JsonSerializable(typeof(OneProperty<int[]>))]
 [JsonSerializable(typeof(FilePayload))]
 [JsonSerializable(typeof(AuthorDto))]
-[JsonSerializable(typeof(List<AuthorDto>))]
-[JsonSerializable(typeof(AuthorInput))]
+[JsonSerializable(typeof(IReadOnlyList<AuthorDto>))]
 [JsonSerializable(typeof(ShapeDto))]
-[JsonSerializable(typeof(List<ShapeDto>))]
+[JsonSerializable(typeof(IReadOnlyList<ShapeDto>))]
 [JsonSerializable(typeof(RestProblem))]
+[JsonSerializable(typeof(Dictionary<string, object?>))]
 internal sealed partial class RestJsonContext : JsonSerializerContext;

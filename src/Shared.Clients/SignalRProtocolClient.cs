@@ -42,53 +42,35 @@ public sealed class SignalRProtocolClient : IProtocolClient
 
     public WireCounter Wire { get; } = new();
 
-    public Task<string> CloneAsync(string? text, int? count, CancellationToken cancellationToken = default) =>
-        InvokeAsync<string>("Clone", [text, count], cancellationToken);
+    public bool Offers(Operation operation) => operation.OnHub;
 
-    public Task<int> GetIntMaxAsync(CancellationToken cancellationToken = default) =>
-        InvokeAsync<int>("GetIntMax", [], cancellationToken);
+    /// <summary>
+    /// The hub method of the operation's name with its arguments in order; a stream of bytes (StreamPdf) is read whole.
+    /// A method that answers nothing (DeleteAuthor) answers true once it completed.
+    /// </summary>
+    public Task<TResult> CallAsync<TResult>(OperationCall<TResult> call, CancellationToken cancellationToken = default)
+    {
+        var operation = call.Operation;
+        if (!operation.OnHub)
+        {
+            throw new NotSupportedException($"The hub does not offer {operation.Name}.");
+        }
 
-    public Task<int[]> GetIntsAsync(int? count, CancellationToken cancellationToken = default) =>
-        InvokeAsync<int[]>("GetInts", [count], cancellationToken);
+        object?[] arguments = [.. call.Values];
+        if (operation.IsStreamed)
+        {
+            return (Task<TResult>)(object)StreamAsync(operation.Name, arguments, cancellationToken);
+        }
 
-    public Task<AuthorDto> GetSampleAsync(CancellationToken cancellationToken = default) =>
-        InvokeAsync<AuthorDto>("GetSample", [], cancellationToken);
+        if (typeof(TResult) == typeof(bool))
+        {
+            return CallAsync(
+                async (connection, token) => (TResult)(await connection.InvokeCoreAsync(operation.Name, typeof(object), arguments, token) ?? true),
+                cancellationToken);
+        }
 
-    public async Task<byte[]> GetTextFileAsync(CancellationToken cancellationToken = default) =>
-        (await InvokeAsync<FilePayload>("GetTextFile", [], cancellationToken)).Data;
-
-    public async Task<byte[]> GetPdfAsync(CancellationToken cancellationToken = default) =>
-        (await InvokeAsync<FilePayload>("GetPdf", [], cancellationToken)).Data;
-
-    /// <summary>A hub method returns one message; the text file has no other form.</summary>
-    public Task<byte[]>? GetTextFileBinaryAsync(CancellationToken cancellationToken = default) => null;
-
-    /// <summary>The PDF as the hub's stream of 64 KiB chunks (StreamPdf), like gRPC's.</summary>
-    public Task<byte[]>? GetPdfBinaryAsync(CancellationToken cancellationToken = default) => StreamPdfAsync(cancellationToken);
-
-    public async Task<IReadOnlyList<AuthorDto>> SearchAuthorsAsync(string? phrase, int? limit = null, CancellationToken cancellationToken = default) =>
-        await InvokeAsync<List<AuthorDto>>("SearchAuthors", [phrase, limit], cancellationToken);
-
-    public async Task<IReadOnlyList<AuthorDto>> ListAuthorsAsync(int? skip = null, int? take = null, CancellationToken cancellationToken = default) =>
-        await InvokeAsync<List<AuthorDto>>("ListAuthors", [skip, take], cancellationToken);
-
-    public Task<AuthorDto> GetAuthorAsync(int id, CancellationToken cancellationToken = default) =>
-        InvokeAsync<AuthorDto>("GetAuthor", [id], cancellationToken);
-
-    public Task<AuthorDto> CreateAuthorAsync(string? name, string? country, CancellationToken cancellationToken = default) =>
-        InvokeAsync<AuthorDto>("CreateAuthor", [name, country], cancellationToken);
-
-    public Task<AuthorDto> UpdateAuthorAsync(int id, string? name, string? country, CancellationToken cancellationToken = default) =>
-        InvokeAsync<AuthorDto>("UpdateAuthor", [id, name, country], cancellationToken);
-
-    public Task DeleteAuthorAsync(int id, CancellationToken cancellationToken = default) =>
-        InvokeAsync<object?>("DeleteAuthor", [id], cancellationToken);
-
-    public Task<ShapeDto> GetShapeAsync(string? kind, int id, CancellationToken cancellationToken = default) =>
-        InvokeAsync<ShapeDto>("GetShape", [kind, id], cancellationToken);
-
-    public async Task<IReadOnlyList<ShapeDto>> ListShapesAsync(string? kind, int? count = null, CancellationToken cancellationToken = default) =>
-        await InvokeAsync<List<ShapeDto>>("ListShapes", [kind, count], cancellationToken);
+        return CallAsync((connection, token) => connection.InvokeCoreAsync<TResult>(operation.Name, arguments, token), cancellationToken);
+    }
 
     public async ValueTask DisposeAsync()
     {
@@ -101,14 +83,11 @@ public sealed class SignalRProtocolClient : IProtocolClient
         _connecting.Dispose();
     }
 
-    private Task<T> InvokeAsync<T>(string method, object?[] arguments, CancellationToken cancellationToken) =>
-        CallAsync((connection, token) => connection.InvokeCoreAsync<T>(method, arguments, token), cancellationToken);
-
-    private Task<byte[]> StreamPdfAsync(CancellationToken cancellationToken) =>
+    private Task<byte[]> StreamAsync(string method, object?[] arguments, CancellationToken cancellationToken) =>
         CallAsync(async (connection, token) =>
         {
             var file = new ArrayBufferWriter<byte>(4 * 1024 * 1024);
-            await foreach (var chunk in connection.StreamAsyncCore<byte[]>("StreamPdf", [], token))
+            await foreach (var chunk in connection.StreamAsyncCore<byte[]>(method, arguments, token))
             {
                 file.Write(chunk);
             }

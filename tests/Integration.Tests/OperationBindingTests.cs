@@ -1,22 +1,22 @@
-using ProtocolBench.Shared.Domain.Operations;
 
 namespace ProtocolBench.Integration.Tests;
 
 /// <summary>
-/// Every endpoint of every service is bound to an operation of Shared.Domain, whose size its response budget reserves:
-/// read from each service's own bindings (<c>--list-operations</c>: REST's mapped actions, gRPC's mapped methods,
-/// GraphQL's root fields, the hub's methods). An operation added to the domain and left unbound on a protocol, an
-/// endpoint bound to none, or an argument the size reads that the endpoint does not take, fails here.
+/// Every endpoint of every service is bound to an operation of Shared.Domain, whose size its response budget reserves
+/// and whose address the clients call: read from each service's own bindings (<c>--list-operations</c>: REST's mapped
+/// actions, gRPC's mapped methods, GraphQL's root fields, the hub's methods). An operation the descriptor places on a
+/// protocol and the service does not bind, an endpoint bound to none, one at another address than the descriptor's,
+/// or one taking other arguments than the operation's, fails here.
 /// </summary>
 public sealed class OperationBindingTests
 {
-    /// <summary>What a protocol does not offer, by design: files raw are REST's, the PDF as a stream gRPC's and the hub's.</summary>
-    private static readonly Dictionary<Protocol, Operation[]> NotOffered = new()
+    /// <summary>What the descriptor says each protocol offers: the clients call exactly these.</summary>
+    private static readonly Dictionary<Protocol, Func<Operation, bool>> Offered = new()
     {
-        [Protocol.Rest] = [Operation.StreamPdf],
-        [Protocol.Grpc] = [Operation.GetTextFileRaw, Operation.GetPdfRaw],
-        [Protocol.GraphQL] = [Operation.GetTextFileRaw, Operation.GetPdfRaw, Operation.StreamPdf],
-        [Protocol.SignalR] = [Operation.GetTextFileRaw, Operation.GetPdfRaw],
+        [Protocol.Rest] = o => o.Rest is not null,
+        [Protocol.Grpc] = o => o.Grpc is not null,
+        [Protocol.GraphQL] = o => o.GraphQL is not null,
+        [Protocol.SignalR] = o => o.OnHub,
     };
 
     public static TheoryData<string> Services => [.. ServiceSpec.All.Select(s => s.Name)];
@@ -32,8 +32,24 @@ public sealed class OperationBindingTests
 
         Assert.All(rows, row => Assert.True(row is [_, _, "ok"], $"{service}: {string.Join(" | ", row)}"));
         var bound = rows.Select(row => row[1].Split('(')[0]).ToHashSet();
-        var expected = Operation.All.Except(NotOffered[spec.Protocol]).Select(o => o.Name).ToHashSet();
+        var expected = Operation.All.Where(Offered[spec.Protocol]).Select(o => o.Name).ToHashSet();
         Assert.True(expected.SetEquals(bound),
             $"{service} binds {string.Join(", ", bound.Order())}; expected {string.Join(", ", expected.Order())}");
+    }
+
+    [Fact]
+    public void EveryOperationIsOfferedSomewhereAndSizedByItsOwnParameters()
+    {
+        Assert.All(Operation.All, o => Assert.True(Offered.Values.Any(offers => offers(o)), $"{o.Name} is offered by no protocol"));
+        Assert.All(Operation.All, o => Assert.Empty(o.SizedBy.Except(o.Parameters.Select(p => p.Name))));
+    }
+
+    [Fact]
+    public void ACallTakesTheOperationsArgumentsInOrderAndOfTheirKinds()
+    {
+        Assert.Equal("UpdateAuthor(7, null, Poland)", Operation.UpdateAuthor.With(7, null, "Poland").ToString());
+        Assert.Equal(7, Operation.UpdateAuthor.With(7, null, "Poland").Arguments.Int("id"));
+        Assert.Throws<ArgumentException>(() => Operation.UpdateAuthor.With(7, "Name"));
+        Assert.Throws<ArgumentException>(() => Operation.GetAuthor.With("7"));
     }
 }

@@ -67,7 +67,7 @@ public abstract class RestServiceTests(ServicesFixture fixture)
         Assert.InRange(Expected.TextFile.Length, 465_920 * 0.99, 465_920 * 1.01);
         Assert.InRange(Expected.Pdf.Length, 3_565_158 * 0.98, 3_565_158 * 1.02);
         Assert.Equal(Expected.Sha256(Expected.TextFile), Expected.Sha256(await client.GetTextFileAsync(Token)));
-        Assert.Equal(Expected.Sha256(Expected.TextFile), Expected.Sha256(await client.GetTextFileBinaryAsync(Token)));
+        Assert.Equal(Expected.Sha256(Expected.TextFile), Expected.Sha256(await client.GetTextFileBinaryAsync(Token)!));
         var pdf = await client.GetPdfAsync(Token);
         Assert.Equal(Expected.PdfBytes, pdf.Length);
         Assert.Equal(Expected.Sha256(Expected.Pdf), Expected.Sha256(pdf));

@@ -8,8 +8,11 @@ internal sealed class GraphQLOperationBindings(ISchema schema) : IOperationBindi
     public IEnumerable<OperationBinding> Read(IEnumerable<Endpoint> endpoints) =>
         from root in new[] { schema.Query, schema.Mutation }.OfType<IObjectGraphType>()
         from field in root.Fields
+        let operation = FieldOperations.OperationOf(field)
         select new OperationBinding(
             $"{root.Name}.{field.Name}",
-            FieldOperations.OperationOf(field),
-            field.Arguments?.Select(a => a.Name).ToList() ?? []);
+            operation,
+            field.Arguments?.Select(a => a.Name).ToList() ?? [],
+            $"{(root == schema.Query ? "query" : "mutation")} {field.Name}",
+            operation?.GraphQL);
 }

@@ -12,8 +12,11 @@ internal sealed class GrpcOperationBindings : IOperationBindings
         let method = endpoint.Metadata.GetMetadata<GrpcMethodMetadata>()?.Method
         let descriptor = ProtocolbenchReflection.Descriptor.Services.FirstOrDefault(s => s.FullName == method?.ServiceName)?.FindMethodByName(method.Name)
         where descriptor is not null
+        let operation = endpoint.Metadata.GetMetadata<OperationAttribute>()?.Operation
         select new OperationBinding(
             descriptor.FullName,
-            endpoint.Metadata.GetMetadata<OperationAttribute>()?.Operation,
-            descriptor.InputType.Fields.InDeclarationOrder().Select(f => f.Name).ToList());
+            operation,
+            descriptor.InputType.Fields.InDeclarationOrder().Select(f => f.Name).ToList(),
+            $"{descriptor.Service.Name}/{descriptor.Name}",
+            operation?.Grpc);
 }

@@ -20,6 +20,17 @@ public static class Catalogue
 
     private static readonly string Lorem1000 = PayloadOperations.Clone(PayloadOperations.LoremIpsum, 1000);
 
+    // The calls the scenarios send, made once (the benchmark sends each thousands of times).
+    private static readonly OperationCall<string> CloneLorem = Operation.Clone.With(PayloadOperations.LoremIpsum, 1000);
+    private static readonly OperationCall<int[]> Ints10000 = Operation.GetInts.With(10_000);
+    private static readonly OperationCall<FilePayload> TextFile = Operation.GetTextFile.With();
+    private static readonly OperationCall<FilePayload> Pdf = Operation.GetPdf.With();
+    private static readonly OperationCall<byte[]> TextFileRaw = Operation.GetTextFileRaw.With();
+    private static readonly OperationCall<byte[]> PdfRaw = Operation.GetPdfRaw.With();
+    private static readonly OperationCall<byte[]> StreamedPdf = Operation.StreamPdf.With();
+    private static readonly OperationCall<AuthorDto> GetOne = Operation.GetAuthor.With(OneId);
+    private static readonly OperationCall<IReadOnlyList<AuthorDto>> List100 = Operation.ListAuthors.With(0, 100);
+
     private static readonly Lazy<PayloadFiles> LazyFiles = new(() =>
     {
         var files = PayloadFiles.Load();
@@ -38,33 +49,33 @@ public static class Catalogue
         FloorNewConnection,
         new(2, "clone-hello", "I clone \"Hello World!\" ×1", ScenarioGroup.Payloads)
         {
-            Request = async (c, _, ct) => await c.CloneAsync("Hello World!", 1, ct),
+            Request = Send(Operation.Clone.With("Hello World!", 1)),
             Check = (r, _) => Checks.Equal((string)r, "Hello World!", "clone(\"Hello World!\", 1)"),
             Bolanowski = "I",
             Paper = new(4, 8, 22, 21, "REST", Verdict.Both),
         },
         new(3, "clone-lorem", "II clone 615 chars ×1000", ScenarioGroup.Payloads)
         {
-            Request = async (c, _, ct) => await c.CloneAsync(PayloadOperations.LoremIpsum, 1000, ct),
+            Request = Send(CloneLorem),
             Check = (r, _) => Checks.Text((string)r, Lorem1000, "clone(lorem, 1000)"),
-            Verify = async (c, ct) => Checks.Equal(await c.CloneAsync(PayloadOperations.LoremIpsum, 1000, ct), Lorem1000, "clone(lorem, 1000)"),
+            Verify = async (c, ct) => Checks.Equal(await c.CallAsync(CloneLorem, ct), Lorem1000, "clone(lorem, 1000)"),
             Bolanowski = "II",
             Paper = new(57, 68, 76, 82, "REST", Verdict.Both),
         },
         new(4, "int-max", "III Int32 max", ScenarioGroup.Payloads)
         {
-            Request = async (c, _, ct) => await c.GetIntMaxAsync(ct),
+            Request = Send(Operation.GetIntMax.With()),
             Check = (r, _) => Checks.Equal((int)r, int.MaxValue, "int max"),
             Bolanowski = "III",
             Paper = new(3, 7, 22, 21, "REST", "REST"),
         },
         new(5, "ints", "IV 10,000 ints", ScenarioGroup.Payloads)
         {
-            Request = async (c, _, ct) => await c.GetIntsAsync(10_000, ct),
+            Request = Send(Ints10000),
             Check = (r, _) => Checks.Ints((int[])r, 10_000, "ints(10000)"),
             Verify = async (c, ct) =>
             {
-                if (!(await c.GetIntsAsync(10_000, ct)).SequenceEqual(Enumerable.Range(0, 10_000)))
+                if (!(await c.CallAsync(Ints10000, ct)).SequenceEqual(Enumerable.Range(0, 10_000)))
                 {
                     throw Checks.Wrong("ints(10000)", "values are not 0..9999 in order");
                 }
@@ -74,40 +85,40 @@ public static class Catalogue
         },
         new(6, "sample", "V small object", ScenarioGroup.Payloads)
         {
-            Request = async (c, _, ct) => await c.GetSampleAsync(ct),
+            Request = Send(Operation.GetSample.With()),
             Check = (r, _) => Checks.Equal((AuthorDto)r, PayloadOperations.Sample, "sample"),
             Bolanowski = "V",
             Paper = new(3, 8, 22, 21, "REST", Verdict.Both),
         },
         new(7, "text-file", "VI 455 KB text file (JSON base64 / bytes field)", ScenarioGroup.Files)
         {
-            Request = async (c, _, ct) => await c.GetTextFileAsync(ct),
+            Request = async (c, _, ct) => (await c.CallAsync(TextFile, ct)).Data,
             Check = (r, _) => Checks.Bytes((byte[])r, Files.Text, "text file"),
-            Verify = async (c, ct) => Checks.Sha256(await c.GetTextFileAsync(ct), Files.TextSha256, "text file"),
+            Verify = async (c, ct) => Checks.Sha256((await c.CallAsync(TextFile, ct)).Data, Files.TextSha256, "text file"),
             Bolanowski = "VI",
             Paper = new(57, 53, 75, 66, Verdict.Both, "gRPC"),
         },
         new(8, "pdf", "VII 3.4 MB PDF (JSON base64 / bytes field)", ScenarioGroup.Files)
         {
-            Request = async (c, _, ct) => await c.GetPdfAsync(ct),
+            Request = async (c, _, ct) => (await c.CallAsync(Pdf, ct)).Data,
             Check = (r, _) => Checks.Bytes((byte[])r, Files.Pdf, "PDF"),
-            Verify = async (c, ct) => Checks.Sha256(await c.GetPdfAsync(ct), Files.PdfSha256, "PDF"),
+            Verify = async (c, ct) => Checks.Sha256((await c.CallAsync(Pdf, ct)).Data, Files.PdfSha256, "PDF"),
             Bolanowski = "VII",
             Paper = new(416, 361, 473, 370, "gRPC", "gRPC"),
         },
         // gRPC's bytes field already is the binary form, so its text-file cell is the same call as text-file.
         new(9, "text-file-raw", "VI text file, binary (REST raw / gRPC bytes)", ScenarioGroup.BinaryFiles)
         {
-            Request = async (c, _, ct) => await Binary(c, c.GetTextFileBinaryAsync(ct), "text file"),
+            Request = async (c, _, ct) => await BinaryTextFileAsync(c, ct),
             Check = (r, _) => Checks.Bytes((byte[])r, Files.Text, "text file (binary)"),
-            Verify = async (c, ct) => Checks.Sha256(await Binary(c, c.GetTextFileBinaryAsync(ct), "text file"), Files.TextSha256, "text file (binary)"),
+            Verify = async (c, ct) => Checks.Sha256(await BinaryTextFileAsync(c, ct), Files.TextSha256, "text file (binary)"),
             Protocols = [Protocol.Rest, Protocol.Grpc],
         },
         new(10, "pdf-raw", "VII PDF, binary (REST raw / gRPC and SignalR StreamPdf)", ScenarioGroup.BinaryFiles)
         {
-            Request = async (c, _, ct) => await Binary(c, c.GetPdfBinaryAsync(ct), "PDF"),
+            Request = async (c, _, ct) => await BinaryPdfAsync(c, ct),
             Check = (r, _) => Checks.Bytes((byte[])r, Files.Pdf, "PDF (binary)"),
-            Verify = async (c, ct) => Checks.Sha256(await Binary(c, c.GetPdfBinaryAsync(ct), "PDF"), Files.PdfSha256, "PDF (binary)"),
+            Verify = async (c, ct) => Checks.Sha256(await BinaryPdfAsync(c, ct), Files.PdfSha256, "PDF (binary)"),
             Protocols = [Protocol.Rest, Protocol.Grpc, Protocol.SignalR, Protocol.SignalRMessagePack],
         },
         Search(11, "search-3112", "Author - 1", 3_112, 1, 12_000) with
@@ -128,7 +139,7 @@ public static class Catalogue
         },
         new(14, "get-one", "Get one author", ScenarioGroup.Authors)
         {
-            Request = async (c, _, ct) => await c.GetAuthorAsync(OneId, ct),
+            Request = Send(GetOne),
             Check = (r, _) =>
             {
                 var author = (AuthorDto)r;
@@ -137,17 +148,17 @@ public static class Catalogue
                     throw Checks.Wrong("get author", $"got {author}");
                 }
             },
-            Verify = async (c, ct) => Checks.SeededAuthor(await c.GetAuthorAsync(OneId, ct), OneId, "get author"),
+            Verify = async (c, ct) => Checks.SeededAuthor(await c.CallAsync(GetOne, ct), OneId, "get author"),
         },
         new(15, "list-100", "List 100 authors", ScenarioGroup.Authors)
         {
-            Request = async (c, _, ct) => await c.ListAuthorsAsync(0, 100, ct),
+            Request = Send(List100),
             Check = (r, _) => Checks.Authors((IReadOnlyList<AuthorDto>)r, 100, 1, 100, "list 100"),
-            Verify = async (c, ct) => Checks.SeededAuthors(await c.ListAuthorsAsync(0, 100, ct), Enumerable.Range(1, 100).ToList(), "list 100"),
+            Verify = async (c, ct) => Checks.SeededAuthors(await c.CallAsync(List100, ct), Enumerable.Range(1, 100).ToList(), "list 100"),
         },
         new(16, "create", "Create author", ScenarioGroup.Authors)
         {
-            Request = async (c, marker, ct) => await c.CreateAuthorAsync(marker, CreatedCountry, ct),
+            Request = async (c, marker, ct) => await c.CallAsync(Operation.CreateAuthor.With(marker, CreatedCountry), ct),
             Check = (r, marker) =>
             {
                 var author = (AuthorDto)r;
@@ -183,24 +194,28 @@ public static class Catalogue
     public static List<int> SeededIds(string phrase) =>
         Enumerable.Range(1, 12_000).Where(i => $"Author - {i}".Contains(phrase, StringComparison.Ordinal)).ToList();
 
-    private static Scenario Search(int order, string name, string phrase, int rows, int firstId, int lastId) =>
-        new(order, name, $"Search \"{phrase}\" → {rows:N0} authors", ScenarioGroup.Authors)
+    private static Scenario Search(int order, string name, string phrase, int rows, int firstId, int lastId)
+    {
+        var search = Operation.SearchAuthors.With(phrase, null);
+        return new(order, name, $"Search \"{phrase}\" → {rows:N0} authors", ScenarioGroup.Authors)
         {
-            Request = async (c, _, ct) => await c.SearchAuthorsAsync(phrase, null, ct),
+            Request = Send(search),
             Check = (r, _) => Checks.Authors((IReadOnlyList<AuthorDto>)r, rows, firstId, lastId, $"search \"{phrase}\""),
-            Verify = async (c, ct) => Checks.SeededAuthors(await c.SearchAuthorsAsync(phrase, null, ct), SeededIds(phrase), $"search \"{phrase}\""),
+            Verify = async (c, ct) => Checks.SeededAuthors(await c.CallAsync(search, ct), SeededIds(phrase), $"search \"{phrase}\""),
             Phrase = phrase,
             Rows = rows,
         };
+    }
 
     /// <summary>Erftbjerg's payload shapes: one object by id.</summary>
     private static Scenario ShapeOne(int order, ShapeOperations.Kind kind)
     {
         var expected = ShapeOperations.Get(kind.Name, ShapeId);
         var what = $"shape {kind.Name} {ShapeId}";
+        var shape = Operation.GetShape.With(kind.Name, ShapeId);
         return new(order, $"{kind.Name}-1", $"Shape {kind.Name} ×1 ({kind.Objects} objects, {kind.Levels} levels, {kind.Values} values)", ScenarioGroup.Shapes)
         {
-            Request = async (c, _, ct) => await c.GetShapeAsync(kind.Name, ShapeId, ct),
+            Request = Send(shape),
             Check = (r, _) => Checks.Equal((ShapeDto)r, expected, what),
         };
     }
@@ -210,13 +225,14 @@ public static class Catalogue
     {
         var expected = ShapeOperations.List(kind.Name, Limits.ShapeCountMax);
         var what = $"shapes {kind.Name} ×{Limits.ShapeCountMax}";
+        var shapes = Operation.ListShapes.With(kind.Name, Limits.ShapeCountMax);
         return new(order, $"{kind.Name}-100", $"Shapes {kind.Name} ×{Limits.ShapeCountMax} ({kind.Values * Limits.ShapeCountMax:N0} values)", ScenarioGroup.Shapes)
         {
-            Request = async (c, _, ct) => await c.ListShapesAsync(kind.Name, Limits.ShapeCountMax, ct),
+            Request = Send(shapes),
             Check = (r, _) => Checks.Shapes((IReadOnlyList<ShapeDto>)r, expected, what),
             Verify = async (c, ct) =>
             {
-                if (!(await c.ListShapesAsync(kind.Name, Limits.ShapeCountMax, ct)).SequenceEqual(expected))
+                if (!(await c.CallAsync(shapes, ct)).SequenceEqual(expected))
                 {
                     throw Checks.Wrong(what, "a shape differs from the one built in memory");
                 }
@@ -224,6 +240,17 @@ public static class Catalogue
         };
     }
 
-    private static Task<byte[]> Binary(ILibraryOperations client, Task<byte[]>? call, string file) =>
-        call ?? throw new NotSupportedException($"{(client is IProtocolClient p ? Display.Of(p.Protocol) : client.GetType().Name)} has no binary form of the {file}.");
+    /// <summary>A call made once and sent as it is every time: its answer is what the scenario checks.</summary>
+    private static ScenarioRequest Send<TResult>(OperationCall<TResult> call) =>
+        async (c, _, ct) => (await c.CallAsync(call, ct))!;
+
+    /// <summary>The text file's binary form: REST's /raw, or gRPC's bytes field, which already is binary.</summary>
+    private static async Task<byte[]> BinaryTextFileAsync(ILibraryOperations client, CancellationToken cancellationToken) =>
+        client.Offers(Operation.GetTextFileRaw)
+            ? await client.CallAsync(TextFileRaw, cancellationToken)
+            : (await client.CallAsync(TextFile, cancellationToken)).Data;
+
+    /// <summary>The PDF's binary form: REST's /raw, or the stream of chunks gRPC and the hub send.</summary>
+    private static Task<byte[]> BinaryPdfAsync(ILibraryOperations client, CancellationToken cancellationToken) =>
+        client.CallAsync(client.Offers(Operation.GetPdfRaw) ? PdfRaw : StreamedPdf, cancellationToken);
 }

@@ -33,7 +33,7 @@ public sealed record CreatedAuthors(string Command, string RunId)
         var deleted = 0;
         while (true)
         {
-            var found = (await operations.SearchAuthorsAsync(prefix, Limits.SearchLimitMax, cancellationToken).ConfigureAwait(false))
+            var found = (await operations.CallAsync(Operation.SearchAuthors.With(prefix, Limits.SearchLimitMax), cancellationToken).ConfigureAwait(false))
                 .Where(a => a.Name.StartsWith(prefix, StringComparison.Ordinal)).Select(a => a.Id).ToList();
             if (found.Count == 0)
             {
@@ -41,7 +41,7 @@ public sealed record CreatedAuthors(string Command, string RunId)
             }
 
             await Parallel.ForEachAsync(found, new ParallelOptions { MaxDegreeOfParallelism = 4, CancellationToken = cancellationToken },
-                async (id, ct) => await operations.DeleteAuthorAsync(id, ct).ConfigureAwait(false)).ConfigureAwait(false);
+                async (id, ct) => await operations.CallAsync(Operation.DeleteAuthor.With(id), ct).ConfigureAwait(false)).ConfigureAwait(false);
             deleted += found.Count;
         }
     }

@@ -1,7 +1,5 @@
 using System.Net.Sockets;
-using ProtocolBench.Shared.Domain.Authors;
 using ProtocolBench.Shared.Domain.Payloads;
-using ProtocolBench.Shared.Domain.Shapes;
 
 namespace ProtocolBench.Lab.Scenarios;
 
@@ -9,7 +7,7 @@ namespace ProtocolBench.Lab.Scenarios;
 /// The binary files from the REST service's loopback sender (<see cref="LoopbackSender"/>): the same bytes over the
 /// same link, between the same cores, without any protocol, the limit the binary files' cells are held against. One
 /// warm connection; a call sends one byte and reads exactly the file's length into an array of that size, as the REST
-/// client reads /raw. Only the binary files exist here: every other operation throws <see cref="NotSupportedException"/>.
+/// client reads /raw. Only the raw files exist here: every other operation throws <see cref="NotSupportedException"/>.
 /// </summary>
 /// <param name="files">The files the sender serves, for their lengths; by default the catalogue's.</param>
 public sealed class LoopbackTransferClient(string host, int port, TimeSpan timeout, PayloadFiles? files = null) : ILibraryOperations
@@ -21,11 +19,12 @@ public sealed class LoopbackTransferClient(string host, int port, TimeSpan timeo
 
     private PayloadFiles Files => files ?? Catalogue.Files;
 
-    public Task<byte[]>? GetTextFileBinaryAsync(CancellationToken cancellationToken = default) =>
-        TransferAsync(TextRequest, Files.Text.Length, cancellationToken);
+    public bool Offers(Operation operation) => operation == Operation.GetTextFileRaw || operation == Operation.GetPdfRaw;
 
-    public Task<byte[]>? GetPdfBinaryAsync(CancellationToken cancellationToken = default) =>
-        TransferAsync(PdfRequest, Files.Pdf.Length, cancellationToken);
+    public Task<TResult> CallAsync<TResult>(OperationCall<TResult> call, CancellationToken cancellationToken = default) =>
+        (Task<TResult>)(object)((Operation)call.Operation == Operation.GetTextFileRaw ? TransferAsync(TextRequest, Files.Text.Length, cancellationToken)
+            : (Operation)call.Operation == Operation.GetPdfRaw ? TransferAsync(PdfRequest, Files.Pdf.Length, cancellationToken)
+            : throw new NotSupportedException("The loopback sender moves the binary files' bytes only: it has no protocol for anything else."));
 
     public ValueTask DisposeAsync()
     {
@@ -98,34 +97,4 @@ public sealed class LoopbackTransferClient(string host, int port, TimeSpan timeo
             throw;
         }
     }
-
-    private static NotSupportedException NoProtocol() => new("The loopback sender moves the binary files' bytes only: it has no protocol for anything else.");
-
-    public Task<string> CloneAsync(string? text, int? count, CancellationToken cancellationToken = default) => throw NoProtocol();
-
-    public Task<int> GetIntMaxAsync(CancellationToken cancellationToken = default) => throw NoProtocol();
-
-    public Task<int[]> GetIntsAsync(int? count, CancellationToken cancellationToken = default) => throw NoProtocol();
-
-    public Task<AuthorDto> GetSampleAsync(CancellationToken cancellationToken = default) => throw NoProtocol();
-
-    public Task<byte[]> GetTextFileAsync(CancellationToken cancellationToken = default) => throw NoProtocol();
-
-    public Task<byte[]> GetPdfAsync(CancellationToken cancellationToken = default) => throw NoProtocol();
-
-    public Task<IReadOnlyList<AuthorDto>> SearchAuthorsAsync(string? phrase, int? limit = null, CancellationToken cancellationToken = default) => throw NoProtocol();
-
-    public Task<IReadOnlyList<AuthorDto>> ListAuthorsAsync(int? skip = null, int? take = null, CancellationToken cancellationToken = default) => throw NoProtocol();
-
-    public Task<AuthorDto> GetAuthorAsync(int id, CancellationToken cancellationToken = default) => throw NoProtocol();
-
-    public Task<AuthorDto> CreateAuthorAsync(string? name, string? country, CancellationToken cancellationToken = default) => throw NoProtocol();
-
-    public Task<AuthorDto> UpdateAuthorAsync(int id, string? name, string? country, CancellationToken cancellationToken = default) => throw NoProtocol();
-
-    public Task DeleteAuthorAsync(int id, CancellationToken cancellationToken = default) => throw NoProtocol();
-
-    public Task<ShapeDto> GetShapeAsync(string? kind, int id, CancellationToken cancellationToken = default) => throw NoProtocol();
-
-    public Task<IReadOnlyList<ShapeDto>> ListShapesAsync(string? kind, int? count = null, CancellationToken cancellationToken = default) => throw NoProtocol();
 }

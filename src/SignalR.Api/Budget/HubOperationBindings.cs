@@ -20,7 +20,9 @@ internal sealed class HubOperationBindings : IOperationBindings
         Methods.Select(m => new OperationBinding(
             $"{nameof(LibraryHub)}.{m.Name}",
             ByName[m.Name].Operation,
-            m.GetParameters().Where(p => p.ParameterType != typeof(CancellationToken)).Select(p => p.Name!).ToList()));
+            m.GetParameters().Where(p => p.ParameterType != typeof(CancellationToken)).Select(p => p.Name!).ToList(),
+            m.Name,
+            ByName[m.Name].Operation is { OnHub: true } operation ? operation.Name : null));
 
     /// <summary>The operation an invocation calls, null for a method the hub does not have (SignalR refuses it).</summary>
     public static Operation? OperationOf(HubInvocationContext invocation) =>
