@@ -17,6 +17,25 @@ public static class ClientHandlers
         _ => DecompressionMethods.None,
     });
 
+    /// <summary>
+    /// The HttpClient of REST and GraphQL: the service's base address, the call timeout, and HTTP/1.1, or h2 over HTTPS
+    /// with --http2, exactly. Make each request with <see cref="Request"/>, which carries that version.
+    /// </summary>
+    public static HttpClient CreateHttpClient(Protocol protocol, Transport transport, ClientOptions options, WireCounter counter) =>
+        new(Create(options, counter), disposeHandler: true)
+        {
+            BaseAddress = options.Addresses.BaseUri(protocol, transport),
+            Timeout = options.CallTimeout,
+            DefaultRequestVersion = transport == Transport.Https && options.HttpsUsesHttp2ForRestAndGraphQL
+                ? HttpVersion.Version20
+                : HttpVersion.Version11,
+            DefaultVersionPolicy = HttpVersionPolicy.RequestVersionExact,
+        };
+
+    /// <summary>A request at the client's own HTTP version: HttpClient applies it only to the requests its helpers (GetAsync, …) make.</summary>
+    public static HttpRequestMessage Request(this HttpClient http, HttpMethod method, string path, HttpContent? content) =>
+        new(method, path) { Version = http.DefaultRequestVersion, VersionPolicy = http.DefaultVersionPolicy, Content = content };
+
     /// <summary>For gRPC, which compresses its messages itself (grpc-encoding) and never the HTTP body.</summary>
     public static HttpMessageHandler CreateForGrpc(ClientOptions options, WireCounter counter) => Create(options, counter, DecompressionMethods.None);
 

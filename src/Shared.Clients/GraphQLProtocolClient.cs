@@ -7,44 +7,30 @@ using System.Text.Json.Serialization.Metadata;
 namespace ProtocolBench.Shared.Clients;
 
 /// <summary>
-/// GraphQL over HttpClient: POST /graphql, application/json {query, variables}, the documents held in static strings and
-/// source-generated System.Text.Json both ways. Every response's <c>errors</c> is checked: the first error becomes a
+/// GraphQL over HttpClient: POST /graphql, application/json {query, variables}, each operation's document made once
+/// from its description (<see cref="GraphQLDocument"/>) and source-generated System.Text.Json both ways. Every response's <c>errors</c> is checked: the first error becomes a
 /// <see cref="ProtocolClientException"/> with its <c>extensions.code</c>.
 /// </summary>
-public sealed class GraphQLProtocolClient : IProtocolClient
+public sealed class GraphQLProtocolClient : ProtocolClient
 {
     private readonly HttpClient _http;
 
     public GraphQLProtocolClient(Transport transport, ClientOptions options)
+        : base(Protocol.GraphQL, transport)
     {
-        Transport = transport;
-        _http = new HttpClient(ClientHandlers.Create(options, Wire), disposeHandler: true)
-        {
-            BaseAddress = options.Addresses.BaseUri(Protocol.GraphQL, transport),
-            Timeout = options.CallTimeout,
-            DefaultRequestVersion = transport == Transport.Https && options.HttpsUsesHttp2ForRestAndGraphQL
-                ? HttpVersion.Version20
-                : HttpVersion.Version11,
-            DefaultVersionPolicy = HttpVersionPolicy.RequestVersionExact,
-        };
+        _http = ClientHandlers.CreateHttpClient(Protocol.GraphQL, transport, options, Wire);
     }
 
-    public Protocol Protocol => Protocol.GraphQL;
+    public override bool Offers(Operation operation) => operation.GraphQL is not null;
 
-    public Transport Transport { get; }
-
-    public WireCounter Wire { get; } = new();
-
-    public bool Offers(Operation operation) => operation.GraphQL is not null;
-
-    public async Task<TResult> CallAsync<TResult>(OperationCall<TResult> call, CancellationToken cancellationToken = default)
+    public override async Task<TResult> CallAsync<TResult>(OperationCall<TResult> call, CancellationToken cancellationToken = default)
     {
         var document = GraphQLDocument.Of(call.Operation);
         var answer = await PostAsync(document.Body(call), document.Response, cancellationToken);
         return answer.Value is TResult value ? value : throw Empty(document.Field);
     }
 
-    public ValueTask DisposeAsync()
+    public override ValueTask DisposeAsync()
     {
         _http.Dispose();
         return ValueTask.CompletedTask;
@@ -53,12 +39,8 @@ public sealed class GraphQLProtocolClient : IProtocolClient
     private async Task<IGraphQLResponse> PostAsync(byte[] body, JsonTypeInfo type, CancellationToken cancellationToken)
     {
         // A byte array with Content-Length, not a chunked stream: the body is small and known.
-        using var request = new HttpRequestMessage(HttpMethod.Post, "graphql")
-        {
-            Version = _http.DefaultRequestVersion,
-            VersionPolicy = _http.DefaultVersionPolicy,
-            Content = new ByteArrayContent(body) { Headers = { ContentType = new MediaTypeHeaderValue("application/json") } },
-        };
+        using var request = _http.Request(
+            HttpMethod.Post, "graphql", new ByteArrayContent(body) { Headers = { ContentType = new MediaTypeHeaderValue("application/json") } });
         using var response = await _http.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, cancellationToken);
         var status = (int)response.StatusCode;
 

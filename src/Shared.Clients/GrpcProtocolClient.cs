@@ -12,7 +12,7 @@ namespace ProtocolBench.Shared.Clients;
 /// gRPC over one GrpcChannel (h2c prior knowledge on HTTP, h2 on HTTPS) with the counting, exact-trust handler.
 /// Every call carries a deadline of <see cref="ClientOptions.CallTimeout"/>.
 /// </summary>
-public sealed class GrpcProtocolClient : IProtocolClient
+public sealed class GrpcProtocolClient : ProtocolClient
 {
     // Sending is capped generously so that the server's own 1 MiB request limit is what refuses a large request.
     private const int MaxSendMessageBytes = 4 * Limits.RequestBodyMaxBytes;
@@ -23,8 +23,8 @@ public sealed class GrpcProtocolClient : IProtocolClient
     private readonly Metadata? _headers;
 
     public GrpcProtocolClient(Transport transport, ClientOptions options)
+        : base(Protocol.Grpc, transport)
     {
-        Transport = transport;
         _callTimeout = options.CallTimeout;
         var compressed = options.Compression != Compression.None;
         _channel = GrpcChannel.ForAddress(options.Addresses.BaseUri(Protocol.Grpc, transport), new GrpcChannelOptions
@@ -42,15 +42,9 @@ public sealed class GrpcProtocolClient : IProtocolClient
         _invoker = _channel.CreateCallInvoker();
     }
 
-    public Protocol Protocol => Protocol.Grpc;
+    public override bool Offers(Operation operation) => operation.Grpc is not null;
 
-    public Transport Transport { get; }
-
-    public WireCounter Wire { get; } = new();
-
-    public bool Offers(Operation operation) => operation.Grpc is not null;
-
-    public async Task<TResult> CallAsync<TResult>(OperationCall<TResult> call, CancellationToken cancellationToken = default)
+    public override async Task<TResult> CallAsync<TResult>(OperationCall<TResult> call, CancellationToken cancellationToken = default)
     {
         var method = GrpcMethod.Of(call.Operation);
         if (method.IsStreamed)
@@ -69,7 +63,7 @@ public sealed class GrpcProtocolClient : IProtocolClient
         }
     }
 
-    public ValueTask DisposeAsync()
+    public override ValueTask DisposeAsync()
     {
         _channel.Dispose();
         return ValueTask.CompletedTask;

@@ -4,48 +4,29 @@ using System.Text.Json.Serialization;
 
 namespace ProtocolBench.Shared.Clients;
 
-/// <summary>REST over HttpClient with source-generated System.Text.Json: the URLs the README lists.</summary>
-public sealed class RestProtocolClient : IProtocolClient
+/// <summary>REST over HttpClient with source-generated System.Text.Json: each operation at the route its description gives (<see cref="RestRoute"/>).</summary>
+public sealed class RestProtocolClient : ProtocolClient
 {
     private readonly HttpClient _http;
 
     public RestProtocolClient(Transport transport, ClientOptions options)
+        : base(Protocol.Rest, transport)
     {
-        Transport = transport;
-        _http = new HttpClient(ClientHandlers.Create(options, Wire), disposeHandler: true)
-        {
-            BaseAddress = options.Addresses.BaseUri(Protocol.Rest, transport),
-            Timeout = options.CallTimeout,
-            DefaultRequestVersion = transport == Transport.Https && options.HttpsUsesHttp2ForRestAndGraphQL
-                ? HttpVersion.Version20
-                : HttpVersion.Version11,
-            DefaultVersionPolicy = HttpVersionPolicy.RequestVersionExact,
-        };
+        _http = ClientHandlers.CreateHttpClient(Protocol.Rest, transport, options, Wire);
     }
 
-    public Protocol Protocol => Protocol.Rest;
+    public override bool Offers(Operation operation) => operation.Rest is not null;
 
-    public Transport Transport { get; }
-
-    public WireCounter Wire { get; } = new();
-
-    public bool Offers(Operation operation) => operation.Rest is not null;
-
-    public async Task<TResult> CallAsync<TResult>(OperationCall<TResult> call, CancellationToken cancellationToken = default)
+    public override async Task<TResult> CallAsync<TResult>(OperationCall<TResult> call, CancellationToken cancellationToken = default)
     {
         var route = RestRoute.Of(call.Operation);
-        using var request = new HttpRequestMessage(route.Method, route.Path(call))
-        {
-            Version = _http.DefaultRequestVersion,
-            VersionPolicy = _http.DefaultVersionPolicy,
-            Content = route.Body(call),
-        };
+        using var request = _http.Request(route.Method, route.Path(call), route.Body(call));
         using var response = await _http.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, cancellationToken);
         await EnsureSuccessAsync(response, cancellationToken);
         return await ReadAsync<TResult>(response, cancellationToken);
     }
 
-    public ValueTask DisposeAsync()
+    public override ValueTask DisposeAsync()
     {
         _http.Dispose();
         return ValueTask.CompletedTask;

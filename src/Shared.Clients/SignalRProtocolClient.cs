@@ -14,7 +14,7 @@ namespace ProtocolBench.Shared.Clients;
 /// upgrade, the hub's handshake and its frames (TLS records on HTTPS). One WebSocket is kept and reconnected when it
 /// closes; with --connections new every call opens its own (TCP, TLS, upgrade, hub handshake) and closes it after.
 /// </summary>
-public sealed class SignalRProtocolClient : IProtocolClient
+public sealed class SignalRProtocolClient : ProtocolClient
 {
     private readonly ClientOptions _options;
     private readonly Uri _hub;
@@ -23,32 +23,25 @@ public sealed class SignalRProtocolClient : IProtocolClient
     private HubConnection? _connection;
 
     public SignalRProtocolClient(Protocol protocol, Transport transport, ClientOptions options)
+        : base(protocol, transport)
     {
         if (protocol.Service() != Protocol.SignalR)
         {
             throw new ArgumentOutOfRangeException(nameof(protocol), protocol, "SignalR's hub protocols are SignalR (JSON) and SignalRMessagePack.");
         }
 
-        Protocol = protocol;
-        Transport = transport;
         _options = options;
         _hub = new Uri(options.Addresses.BaseUri(Protocol.SignalR, transport), "hub");
         _sockets = new HttpMessageInvoker(ClientHandlers.CreateForWebSockets(options, Wire), disposeHandler: true);
     }
 
-    public Protocol Protocol { get; }
-
-    public Transport Transport { get; }
-
-    public WireCounter Wire { get; } = new();
-
-    public bool Offers(Operation operation) => operation.OnHub;
+    public override bool Offers(Operation operation) => operation.OnHub;
 
     /// <summary>
     /// The hub method of the operation's name with its arguments in order; a stream of bytes (StreamPdf) is read whole.
     /// A method that answers nothing (DeleteAuthor) answers true once it completed.
     /// </summary>
-    public Task<TResult> CallAsync<TResult>(OperationCall<TResult> call, CancellationToken cancellationToken = default)
+    public override Task<TResult> CallAsync<TResult>(OperationCall<TResult> call, CancellationToken cancellationToken = default)
     {
         var operation = call.Operation;
         if (!operation.OnHub)
@@ -72,7 +65,7 @@ public sealed class SignalRProtocolClient : IProtocolClient
         return CallAsync((connection, token) => connection.InvokeCoreAsync<TResult>(operation.Name, arguments, token), cancellationToken);
     }
 
-    public async ValueTask DisposeAsync()
+    public override async ValueTask DisposeAsync()
     {
         if (_connection is { } connection)
         {

@@ -245,10 +245,12 @@ public static class Catalogue
         async (c, _, ct) => (await c.CallAsync(call, ct))!;
 
     /// <summary>The text file's binary form: REST's /raw, or gRPC's bytes field, which already is binary.</summary>
-    private static async Task<byte[]> BinaryTextFileAsync(ILibraryOperations client, CancellationToken cancellationToken) =>
+    private static Task<byte[]> BinaryTextFileAsync(ILibraryOperations client, CancellationToken cancellationToken) =>
         client.Offers(Operation.GetTextFileRaw)
-            ? await client.CallAsync(TextFileRaw, cancellationToken)
-            : (await client.CallAsync(TextFile, cancellationToken)).Data;
+            ? client.CallAsync(TextFileRaw, cancellationToken)
+            : DataOf(client.CallAsync(TextFile, cancellationToken));
+
+    private static async Task<byte[]> DataOf(Task<FilePayload> file) => (await file).Data;
 
     /// <summary>The PDF's binary form: REST's /raw, or the stream of chunks gRPC and the hub send.</summary>
     private static Task<byte[]> BinaryPdfAsync(ILibraryOperations client, CancellationToken cancellationToken) =>
