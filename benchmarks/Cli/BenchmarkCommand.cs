@@ -114,7 +114,7 @@ public static class BenchmarkCommand
                 Pinning = pinning.Apply(),
                 CpuIdle = idle.Description,
                 HttpVersions = common.HttpVersions,
-                Conditions = session.Applied(common.Conditions),
+                Conditions = common.Conditions,
                 CommandLine = ShellCommand.Of("benchmarks", args),
                 Started = started,
             };
@@ -126,6 +126,7 @@ public static class BenchmarkCommand
             var restarts = measured.Restarts;
             run = run with
             {
+                Conditions = await session.AppliedAsync(common.Conditions),
                 Rounds = options.Design.Maximum,
                 Design = options.Design,
                 Seed = options.Seed,

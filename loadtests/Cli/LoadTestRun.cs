@@ -148,7 +148,7 @@ public static class LoadTestRun
                 Services = services?.Description ?? "not started",
                 Database = services?.DatabaseSetup ?? (common.External is null ? "not started" : "unknown (external services)"),
                 HttpVersions = common.HttpVersions,
-                Conditions = services?.Applied(common.Conditions) ?? common.Conditions,
+                Conditions = services is null ? common.Conditions : await services.AppliedAsync(common.Conditions),
             };
             report = new RunReport(
                 run, options.Mode.ToString().ToLowerInvariant(), problems, SettingsFor(options), userCells, pacedCells,

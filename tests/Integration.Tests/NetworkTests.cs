@@ -1,4 +1,6 @@
+using System.Net.Sockets;
 using ProtocolBench.Lab.Network;
+using ProtocolBench.LinkDelayer;
 
 namespace ProtocolBench.Integration.Tests;
 
@@ -59,16 +61,7 @@ public sealed class NetworkTests : IDisposable
         var link = await ShapedLink.CreateAsync(profile, _ => { }, Token);
         try
         {
-            var launch = new LaunchOptions
-            {
-                Addresses = ServiceAddresses.AnyFree with { Host = link.ServiceAddress },
-                Services = [ServiceSpec.All.Single(s => s.Protocol == Protocol.Rest)],
-                Provider = DatabaseProvider.Sqlite,
-                ConnectionString = $"Data Source={_database}",
-                NetworkNamespace = link.Namespace,
-                StartupTimeout = TimeSpan.FromSeconds(180),
-            };
-            await using var services = await ServiceLauncher.StartAsync(launch, cancellationToken: Token);
+            await using var services = await StartRestBehindAsync(link);
             await using var client = ProtocolClients.Create(Protocol.Rest, Transport.Https, new ClientOptions { Addresses = services.Addresses });
             await client.GetIntMaxAsync(Token);
 
@@ -89,6 +82,101 @@ public sealed class NetworkTests : IDisposable
         Assert.DoesNotContain($"pbh{Environment.ProcessId}", await ShapedLink.ListAsync(Token));
     }
 
+    /// <summary>
+    /// A link's delay holds every packet each way, handshakes included: a TCP connect takes at least one round trip of
+    /// the delay, and a request on the open connection another. Where the kernel has no netem, the NFQUEUE delayer does
+    /// it, and stops with the link, taking its iptables rule.
+    /// </summary>
+    [Fact]
+    public async Task ADelayedLinkHoldsEveryPacketEachWayAndLeavesNothingBehind()
+    {
+        var profile = NetworkProfile.Parse("rate=100mbit,delay=10ms");
+        Assert.SkipWhen(ShapedLink.Unavailable(profile) is not null, ShapedLink.Unavailable(profile) ?? "");
+        var said = new List<string>();
+        var link = await ShapedLink.CreateAsync(profile, said.Add, Token);
+        int? delayer = link.Delayer?.Id;
+        try
+        {
+            await using var services = await StartRestBehindAsync(link);
+            var connects = new List<double>();
+            for (var i = 0; i < 5; i++)
+            {
+                using var socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+                var watch = Stopwatch.StartNew();
+                await socket.ConnectAsync(link.ServiceAddress, services.Addresses.RestHttp, Token);
+                connects.Add(watch.Elapsed.TotalMilliseconds);
+            }
+
+            await using var client = ProtocolClients.Create(Protocol.Rest, Transport.Http, new ClientOptions { Addresses = services.Addresses });
+            await client.GetIntMaxAsync(Token);
+            var call = Stopwatch.StartNew();
+            Assert.Equal(int.MaxValue, await client.GetIntMaxAsync(Token));
+            var callMs = call.Elapsed.TotalMilliseconds;
+
+            // The floors only: a shared machine can make a call slower, never faster than the link lets it be.
+            Assert.All(connects, ms => Assert.True(ms >= 19.5, $"a TCP connect took {ms:F2} ms over a link of 10 ms each way"));
+            Assert.True(callMs >= 19.5, $"a call on an open connection took {callMs:F2} ms over a link of 10 ms each way");
+            if (!link.Netem)
+            {
+                Assert.Contains("NFQUEUE delayer", link.Describe(), StringComparison.Ordinal);
+            }
+        }
+        finally
+        {
+            await link.DisposeAsync();
+        }
+
+        Assert.DoesNotContain(link.Namespace, await ShapedLink.ListAsync(Token));
+        if (delayer is { } pid)
+        {
+            Assert.False(Processes.IsRunning(pid), $"the link delayer (pid {pid}) still runs after the link was removed");
+            Assert.DoesNotContain($"pbh{Environment.ProcessId} ", await Processes.RunAsync("iptables", "-w", "-t", "mangle", "-S", "PREROUTING"));
+            Assert.Contains(said, line => line.StartsWith("Link delayer: queue 0 in ", StringComparison.Ordinal) && line.Contains("lost 0", StringComparison.Ordinal));
+        }
+    }
+
+    /// <summary>
+    /// Jitter varies each packet's hold within its band (packets far apart: each hold its own) and never lets a packet
+    /// overtake the one ahead of it (packets close together: a short hold waits for the one ahead, as on one wire).
+    /// </summary>
+    [Theory]
+    [InlineData(30.0, 15, 16)]
+    [InlineData(0.1, 15, 25)]
+    public void JitterStaysInItsBandAndNeverReorders(double everyMs, double shortestFrom, double shortestTo)
+    {
+        var fate = new PacketFate(delayMs: 20, jitterMs: 5, lossPercent: 0, seed: 7);
+        var ms = Stopwatch.Frequency / 1000.0;
+        var dueAhead = long.MinValue;
+        var holds = new List<double>();
+        for (var i = 0; i < 10_000; i++)
+        {
+            var received = (long)(i * everyMs * ms);
+            var due = fate.Due(received, dueAhead) ?? throw new InvalidOperationException("lost without loss");
+            Assert.True(due >= dueAhead, $"packet {i} would leave before the one ahead of it");
+            holds.Add((due - received) / ms);
+            dueAhead = due;
+        }
+
+        Assert.InRange(holds.Min(), shortestFrom, shortestTo);
+        Assert.InRange(holds.Max(), 24, 25);
+    }
+
+    /// <summary>Loss drops its share of packets, seeded: the same seed loses the same packets.</summary>
+    [Fact]
+    public void LossDropsItsShareTheSameWayForTheSameSeed()
+    {
+        static bool[] Lost(int seed)
+        {
+            var fate = new PacketFate(delayMs: 1, jitterMs: 0, lossPercent: 10, seed);
+            return [.. Enumerable.Range(0, 100_000).Select(i => fate.Due(i, long.MinValue) is null)];
+        }
+
+        var lost = Lost(3);
+        Assert.InRange(lost.Count(l => l), 9_500, 10_500); // 10 % of 100,000; the binomial's deviation is 95
+        Assert.Equal(lost, Lost(3));
+        Assert.NotEqual(lost, Lost(4));
+    }
+
     /// <summary>A namespace and a link named after a process that no longer exists are removed by the next run.</summary>
     [Fact]
     public async Task WhatAKilledRunLeftIsRemovedAtTheNextStart()
@@ -98,6 +186,12 @@ public sealed class NetworkTests : IDisposable
         await Processes.RunAsync("ip", "netns", "add", $"pb-{gone}");
         await Processes.RunAsync("ip", "link", "add", $"pbh{gone}", "type", "veth", "peer", "name", $"pbn{gone}");
         Assert.Contains($"pb-{gone}", await ShapedLink.ListAsync(Token));
+        var delayed = DelayerProcess.Unavailable() is null;
+        if (delayed)
+        {
+            // The link delayer's rule on this machine, which a run killed outright leaves behind.
+            await Processes.RunAsync("iptables", "-w", "-t", "mangle", "-A", "PREROUTING", "-i", $"pbh{gone}", "-j", "NFQUEUE", "--queue-num", "7");
+        }
 
         var said = new List<string>();
         await ShapedLink.RemoveLeftoversAsync(said.Add, Token);
@@ -106,7 +200,24 @@ public sealed class NetworkTests : IDisposable
         Assert.DoesNotContain($"pb-{gone}", left);
         Assert.DoesNotContain($"pbh{gone}", left);
         Assert.Contains(said, line => line.Contains($"pb-{gone}", StringComparison.Ordinal));
+        if (delayed)
+        {
+            Assert.DoesNotContain($"pbh{gone} ", await Processes.RunAsync("iptables", "-w", "-t", "mangle", "-S", "PREROUTING"));
+        }
     }
+
+    /// <summary>The REST service in the link's namespace, on ports the kernel chooses.</summary>
+    private Task<RunningServices> StartRestBehindAsync(ShapedLink link) => ServiceLauncher.StartAsync(
+        new LaunchOptions
+        {
+            Addresses = ServiceAddresses.AnyFree with { Host = link.ServiceAddress },
+            Services = [ServiceSpec.All.Single(s => s.Protocol == Protocol.Rest)],
+            Provider = DatabaseProvider.Sqlite,
+            ConnectionString = $"Data Source={_database}",
+            NetworkNamespace = link.Namespace,
+            StartupTimeout = TimeSpan.FromSeconds(180),
+        },
+        cancellationToken: Token);
 
     public void Dispose()
     {

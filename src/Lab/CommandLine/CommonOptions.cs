@@ -198,7 +198,7 @@ public sealed class CommonOptions
                 throw new UsageException("--network runs the services in a network namespace of their own, which cannot reach a PostgreSQL on this machine's loopback: use SQLite (the default) with --network.");
             }
 
-            if (ShapedLink.Unavailable() is { } why)
+            if (ShapedLink.Unavailable(network) is { } why)
             {
                 throw new UsageException(why);
             }

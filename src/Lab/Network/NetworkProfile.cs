@@ -22,25 +22,32 @@ public sealed partial record NetworkProfile(string Name, long? BitsPerSecond = n
 
     public bool IsLoopback => BitsPerSecond is null && DelayMs == 0 && JitterMs == 0 && LossPercent == 0;
 
-    /// <summary>Whether the profile asks for what only netem does: delay, jitter or loss.</summary>
-    public bool NeedsNetem => DelayMs > 0 || JitterMs > 0 || LossPercent > 0;
+    /// <summary>Whether the profile asks for delay, jitter or loss: netem, or the NFQUEUE delayer where the kernel has no netem.</summary>
+    public bool DelaysOrLoses => DelayMs > 0 || JitterMs > 0 || LossPercent > 0;
 
     /// <summary>netem's default queue, in packets.</summary>
     public const int NetemDefaultLimit = 1000;
 
     /// <summary>
-    /// What follows "tc qdisc add ... " for this profile's delay, jitter and loss: netem, its queue, then "delay D J" and
-    /// "loss L%". netem holds every packet for the delay, so at a known rate its queue must hold what the link carries in
-    /// that time, or it drops packets the profile never asked to lose: twice the rate × (delay + jitter) in 1,500-byte
-    /// packets, at least netem's default of 1,000 (rate=1gbit,delay=40ms carries about 3,333 packets in its 40 ms).
+    /// How many packets the delay holds at most, each way. Every packet is held for the delay, so at a known rate the queue
+    /// must hold what the link carries in that time, or it drops packets the profile never asked to lose: twice the rate
+    /// × (delay + jitter) in 1,500-byte packets, at least netem's default of 1,000 (rate=1gbit,delay=40ms carries about
+    /// 3,333 packets in its 40 ms).
+    /// </summary>
+    public long QueueLimit => BitsPerSecond is { } rate
+        ? Math.Max(NetemDefaultLimit, (long)Math.Ceiling(2 * rate / 8.0 / 1500 * (DelayMs + JitterMs) / 1000))
+        : NetemDefaultLimit;
+
+    /// <summary>
+    /// What follows "tc qdisc add ... " for this profile's delay, jitter and loss: netem, its queue (<see cref="QueueLimit"/>)
+    /// at a known rate, then "delay D J" and "loss L%".
     /// </summary>
     public IReadOnlyList<string> NetemArguments()
     {
         var arguments = new List<string> { "netem" };
-        if (BitsPerSecond is { } rate)
+        if (BitsPerSecond is not null)
         {
-            var inFlight = rate / 8.0 / 1500 * (DelayMs + JitterMs) / 1000;
-            arguments.AddRange(["limit", Math.Max(NetemDefaultLimit, (long)Math.Ceiling(2 * inFlight)).ToString(CultureInfo.InvariantCulture)]);
+            arguments.AddRange(["limit", QueueLimit.ToString(CultureInfo.InvariantCulture)]);
         }
 
         if (DelayMs > 0 || JitterMs > 0)

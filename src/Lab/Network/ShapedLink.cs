@@ -1,11 +1,14 @@
+using System.IO.Compression;
 using System.Text.RegularExpressions;
 using ProtocolBench.Lab.Services;
+using static ProtocolBench.Lab.Network.NetworkCommand;
 
 namespace ProtocolBench.Lab.Network;
 
 /// <summary>
 /// The services' own network namespace, joined to this machine by a veth pair whose two ends are shaped by the kernel's
-/// qdiscs (iproute2's ip and tc): htb for the rate, netem for delay, jitter and loss where the kernel has it. Traffic
+/// qdiscs (iproute2's ip and tc): htb for the rate; netem for delay, jitter and loss where the kernel has it, and
+/// ProtocolBench's NFQUEUE delayer (<see cref="DelayerProcess"/>) where it has not. Traffic
 /// goes only between the namespace and this machine (a /30 of two addresses, no route out). Everything is named after
 /// this process (pb-PID, pbhPID, pbnPID): disposing removes it, and a run killed before it could is cleaned up by the
 /// next one, which removes what belongs to processes that no longer exist.
@@ -13,10 +16,10 @@ namespace ProtocolBench.Lab.Network;
 public sealed partial class ShapedLink : IAsyncDisposable
 {
     private const string NamespacePrefix = "pb-";
-    private static readonly TimeSpan CommandTimeout = TimeSpan.FromSeconds(20);
 
     private readonly string _hostDevice;
     private readonly string _serviceDevice;
+    private Action<string> _log = _ => { };
     private bool _disposed;
 
     private ShapedLink(NetworkProfile profile, int id)
@@ -42,26 +45,33 @@ public sealed partial class ShapedLink : IAsyncDisposable
     /// <summary>This machine's end of the link.</summary>
     public string HostAddress { get; }
 
-    /// <summary>Whether delay, jitter and loss were applied (netem); false when the kernel has no netem or none was asked.</summary>
+    /// <summary>Whether netem applies the delay, jitter and loss; false when the kernel has no netem or none was asked.</summary>
     public bool Netem { get; private set; }
 
-    /// <summary>What a report says about the link, including what could not be emulated.</summary>
+    /// <summary>The NFQUEUE delayer that applies the delay, jitter and loss where the kernel has no netem; null otherwise.</summary>
+    public DelayerProcess? Delayer { get; private set; }
+
+    /// <summary>What a report says about the link: what shapes the rate and what delays the packets.</summary>
     public string Describe() =>
         $"{Profile.Name}: {Profile.Describe()}; the services in network namespace {Namespace} behind a veth pair " +
-        $"({HostAddress} ↔ {ServiceAddress}), {Shaping}" + (Profile.NeedsNetem && !Netem ? $"; {NotEmulated}" : "");
+        $"({HostAddress} ↔ {ServiceAddress}), {Shaping}";
 
-    /// <summary>Said once when the profile asks for delay, jitter or loss and the kernel cannot.</summary>
-    public const string NotEmulated = "delay, jitter and loss NOT emulated: this kernel has no netem (sch_netem); only the rate is shaped";
+    /// <summary><see cref="Describe"/> and, where the delayer delays the packets, what it did so far: how late it let them go.</summary>
+    public async Task<string> DescribeMeasuredAsync() =>
+        Describe() + (Delayer is null ? "" : $"; the delayer so far: {await Delayer.ReportAsync() ?? "no answer"}");
 
-    private string Shaping => Profile.BitsPerSecond is { } rate
-        ? $"each end's egress shaped by htb at {NetworkProfile.TcRate(rate)}" + (Netem ? " with netem below it" : "")
-        : Netem ? "each end's egress delayed by netem" : "nothing shaped";
+    private string Shaping =>
+        (Profile.BitsPerSecond is { } rate ? $"each end's egress shaped by htb at {NetworkProfile.TcRate(rate)}" : "no rate shaped") +
+        (Netem ? (Profile.BitsPerSecond is null ? "; each end's egress delayed by netem" : " with netem below it")
+        : Delayer is { } delayer ? $"; the kernel has no netem, so delay, jitter and loss by ProtocolBench's NFQUEUE delayer (pid {delayer.Id}): " +
+          "every packet held as it is received, each way, and let go in the order it came"
+        : "");
 
     /// <summary>
     /// Why --network cannot work here (iproute2 missing, neither root nor CAP_NET_ADMIN), in one line; null when it can.
     /// Checked before anything starts, so the command refuses at once (exit 2).
     /// </summary>
-    public static string? Unavailable()
+    public static string? Unavailable(NetworkProfile? profile = null)
     {
         if (!OperatingSystem.IsLinux())
         {
@@ -76,9 +86,41 @@ public sealed partial class ShapedLink : IAsyncDisposable
         // CAP_NET_ADMIN is bit 12 of the effective capabilities (root has it unless a container took it away).
         var capabilities = File.ReadLines("/proc/self/status").FirstOrDefault(l => l.StartsWith("CapEff:", StringComparison.Ordinal))?.Split(':')[1].Trim();
         var netAdmin = capabilities is not null && (ulong.Parse(capabilities, NumberStyles.HexNumber, CultureInfo.InvariantCulture) & (1UL << 12)) != 0;
-        return netAdmin
-            ? null
-            : "--network needs root or CAP_NET_ADMIN to make a network namespace and shape its link: run as root (sudo), or leave out --network.";
+        if (!netAdmin)
+        {
+            return "--network needs root or CAP_NET_ADMIN to make a network namespace and shape its link: run as root (sudo), or leave out --network.";
+        }
+
+        return profile is { DelaysOrLoses: true } && KernelHasNetem() == false && DelayerProcess.Unavailable() is { } why
+            ? $"--network {profile.Name}: {why}"
+            : null;
+    }
+
+    /// <summary>Whether the kernel was built with netem, as its /proc/config.gz says; null when it does not say.</summary>
+    public static bool? KernelHasNetem()
+    {
+        try
+        {
+            using var config = new StreamReader(new GZipStream(File.OpenRead("/proc/config.gz"), CompressionMode.Decompress));
+            while (config.ReadLine() is { } line)
+            {
+                if (line.StartsWith("CONFIG_NET_SCH_NETEM=", StringComparison.Ordinal))
+                {
+                    return true;
+                }
+
+                if (line.StartsWith("# CONFIG_NET_SCH_NETEM is not set", StringComparison.Ordinal))
+                {
+                    return false;
+                }
+            }
+
+            return false;
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or InvalidDataException)
+        {
+            return null;
+        }
     }
 
     /// <summary>
@@ -102,13 +144,20 @@ public sealed partial class ShapedLink : IAsyncDisposable
             await RunAsync(["ip", "-n", link.Namespace, "link", "set", "lo", "up"], cancellationToken);
 
             // This machine's end first: whether netem takes there decides the other end's.
-            link.Netem = await ShapeAsync(profile, null, link._hostDevice, tryNetem: profile.NeedsNetem, cancellationToken);
-            if (profile.NeedsNetem && !link.Netem)
+            link.Netem = await ShapeAsync(profile, null, link._hostDevice, tryNetem: profile.DelaysOrLoses, cancellationToken);
+            await ShapeAsync(profile, link.Namespace, link._serviceDevice, tryNetem: link.Netem, cancellationToken);
+            if (profile.DelaysOrLoses && !link.Netem)
             {
-                log(NotEmulated + ".");
+                if (DelayerProcess.Unavailable() is { } why)
+                {
+                    throw new LaunchException($"Could not delay the link for --network {profile.Name}: {why}");
+                }
+
+                link.Delayer = await DelayerProcess.StartAsync(profile, link.Namespace, link._hostDevice, link._serviceDevice, Environment.ProcessId, cancellationToken);
+                log($"Link delayer: {link.Delayer.ReadyLine}");
             }
 
-            await ShapeAsync(profile, link.Namespace, link._serviceDevice, tryNetem: link.Netem, cancellationToken);
+            link._log = log;
             log($"Network: {profile.Name}, the services in network namespace {link.Namespace} ({link.HostAddress} ↔ {link.ServiceAddress}), {link.Shaping}");
             made = true;
             return link;
@@ -121,7 +170,7 @@ public sealed partial class ShapedLink : IAsyncDisposable
         {
             if (!made)
             {
-                await link.RemoveAsync(CancellationToken.None);
+                await link.DisposeAsync();
             }
         }
     }
@@ -135,6 +184,16 @@ public sealed partial class ShapedLink : IAsyncDisposable
         }
 
         _disposed = true;
+        if (Delayer is not null)
+        {
+            if (await Delayer.StopAsync() is { } did)
+            {
+                _log($"Link delayer: {did}");
+            }
+
+            await Delayer.DisposeAsync();
+        }
+
         await RemoveAsync(CancellationToken.None);
     }
 
@@ -152,6 +211,7 @@ public sealed partial class ShapedLink : IAsyncDisposable
     /// <summary>Removes what runs whose process is gone left behind (killed before they could clean up).</summary>
     public static async Task RemoveLeftoversAsync(Action<string> log, CancellationToken cancellationToken)
     {
+        await DelayerProcess.RemoveLeftoverRulesAsync(id => id != Environment.ProcessId && !Directory.Exists($"/proc/{id}"), log, cancellationToken);
         foreach (var name in await ListAsync(cancellationToken))
         {
             var id = int.Parse(name.TrimStart('p', 'b', 'h', '-'), CultureInfo.InvariantCulture);
@@ -209,58 +269,9 @@ public sealed partial class ShapedLink : IAsyncDisposable
         }
     }
 
-    /// <summary>Runs an iproute2 command; its standard output, or <see cref="NetworkCommandException"/> with what it said.</summary>
-    private static async Task<string> RunAsync(string[] command, CancellationToken cancellationToken)
-    {
-        var info = new ProcessStartInfo(command[0]) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        foreach (var argument in command.Skip(1))
-        {
-            info.ArgumentList.Add(argument);
-        }
-
-        Process process;
-        try
-        {
-            process = Process.Start(info)!;
-        }
-        catch (System.ComponentModel.Win32Exception e)
-        {
-            throw new NetworkCommandException($"{command[0]}: {e.Message}");
-        }
-
-        using (process)
-        using (var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken))
-        {
-            timeout.CancelAfter(CommandTimeout);
-            var output = process.StandardOutput.ReadToEndAsync(timeout.Token);
-            var error = process.StandardError.ReadToEndAsync(timeout.Token);
-            try
-            {
-                await process.WaitForExitAsync(timeout.Token);
-            }
-            catch (OperationCanceledException)
-            {
-                process.Kill();
-                throw new NetworkCommandException($"{string.Join(' ', command)}: no answer in {CommandTimeout.TotalSeconds:0} s");
-            }
-
-            return process.ExitCode == 0
-                ? await output
-                : throw new NetworkCommandException($"{string.Join(' ', command)}: {(await error).Trim()}");
-        }
-    }
-
-    private static string? FindTool(string name) =>
-        (Environment.GetEnvironmentVariable("PATH") ?? "").Split(':').Append("/usr/sbin").Append("/sbin")
-            .Select(directory => Path.Combine(directory, name))
-            .FirstOrDefault(File.Exists);
-
     [GeneratedRegex(@"^pb-\d+$")]
     private static partial Regex NamespaceName();
 
     [GeneratedRegex(@"^\d+:\s+(pbh\d+)[@:]", RegexOptions.Multiline)]
     private static partial Regex HostDeviceName();
 }
-
-/// <summary>An iproute2 command failed; the message is the command and what it printed.</summary>
-public sealed class NetworkCommandException(string message) : Exception(message);

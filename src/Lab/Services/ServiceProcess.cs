@@ -8,7 +8,7 @@ namespace ProtocolBench.Lab.Services;
 public sealed partial class ServiceProcess : IDisposable
 {
     private const int TailLines = 60;
-    private readonly Queue<string> _tail = new();
+    private readonly LastLines _tail = new(TailLines);
     private readonly TaskCompletionSource<(int Http, int Https)> _ready = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly Process _process;
     private int? _exitCode;
@@ -142,13 +142,7 @@ public sealed partial class ServiceProcess : IDisposable
     public string? DatabaseLine { get; private set; }
 
     /// <summary>The last lines the service printed, for error messages.</summary>
-    public string Tail()
-    {
-        lock (_tail)
-        {
-            return string.Join(Environment.NewLine, _tail);
-        }
-    }
+    public string Tail() => _tail.ToString();
 
     /// <summary>Closes the lifeline (graceful stop), waits, then kills the process tree.</summary>
     public async Task StopAsync(TimeSpan grace)
@@ -237,14 +231,7 @@ public sealed partial class ServiceProcess : IDisposable
             _ready.TrySetResult((int.Parse(ready.Groups["http"].Value), int.Parse(ready.Groups["https"].Value)));
         }
 
-        lock (_tail)
-        {
-            _tail.Enqueue(line);
-            while (_tail.Count > TailLines)
-            {
-                _tail.Dequeue();
-            }
-        }
+        _tail.Add(line);
     }
 
     [GeneratedRegex(@" ready \(pid \d+\): http://\S+:(?<http>\d+) \[[^\]]*\], https://\S+:(?<https>\d+) \[")]

@@ -121,8 +121,9 @@ public sealed class ServiceSession : IAsyncDisposable
     /// <summary>The shaped link the services are reached over (--network), removed when the session is disposed; null on loopback.</summary>
     public ShapedLink? Link { get; private set; }
 
-    /// <summary>The run's conditions as they were applied: the link as made, with what could not be emulated.</summary>
-    public RunConditions Applied(RunConditions asked) => asked with { NetworkLink = Link?.Describe() };
+    /// <summary>The run's conditions as they were applied: the link as made and, where the delayer delays it, what it did so far.</summary>
+    public async Task<RunConditions> AppliedAsync(RunConditions asked) =>
+        Link is null ? asked : asked with { NetworkLink = await Link.DescribeMeasuredAsync() };
 
     /// <summary>Starts the services of <paramref name="launch"/>, each on its ports, and waits until all are healthy.</summary>
     public static async Task<ServiceSession> StartAsync(LaunchOptions launch, Action<string> log, CancellationToken stopping)
