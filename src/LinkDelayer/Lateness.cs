@@ -1,6 +1,6 @@
 namespace ProtocolBench.LinkDelayer;
 
-/// <summary>How late each packet was let go after its due time, in microseconds: a fixed histogram, so recording allocates nothing.</summary>
+/// <summary>How late packets were (let go after they were due, or read after the kernel received them), in microseconds: a fixed histogram, so recording allocates nothing.</summary>
 internal sealed class Lateness
 {
     private const int Buckets = 100_000;

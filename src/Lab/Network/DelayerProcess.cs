@@ -79,7 +79,7 @@ public sealed partial class DelayerProcess : IAsyncDisposable
 
         info.Environment["DOTNET_NOLOGO"] = "1";
         var process = new Process { StartInfo = info };
-        var delayer = new DelayerProcess(process, ["iptables", "-w", "-t", "mangle", "-A", "PREROUTING", "-i", hostDevice, "-j", "NFQUEUE", "--queue-num", Invariant(hostQueue)]);
+        var delayer = new DelayerProcess(process, QueueRule(hostDevice, hostQueue));
         process.OutputDataReceived += (_, e) => delayer.Heard(e.Data);
         process.ErrorDataReceived += (_, e) => delayer.Heard(e.Data);
         process.Start();
@@ -94,7 +94,7 @@ public sealed partial class DelayerProcess : IAsyncDisposable
                 throw new LaunchException($"The link delayer did not start: {delayer.Said()}");
             }
 
-            await RunAsync(["ip", "netns", "exec", space, "iptables", "-w", "-t", "mangle", "-A", "PREROUTING", "-i", serviceDevice, "-j", "NFQUEUE", "--queue-num", "0"], cancellationToken);
+            await RunAsync(["ip", "netns", "exec", space, .. QueueRule(serviceDevice, 0)], cancellationToken);
             await RunAsync(delayer._hostRule, cancellationToken);
             return delayer;
         }
@@ -142,11 +142,6 @@ public sealed partial class DelayerProcess : IAsyncDisposable
             // Not added (the delayer failed to start), or already removed.
         }
 
-        if (!HasStarted())
-        {
-            return null;
-        }
-
         try
         {
             _process.StandardInput.Close();
@@ -167,7 +162,7 @@ public sealed partial class DelayerProcess : IAsyncDisposable
 
     public async ValueTask DisposeAsync()
     {
-        if (HasStarted() && !_process.HasExited)
+        if (!_process.HasExited)
         {
             await StopAsync();
         }
@@ -193,18 +188,9 @@ public sealed partial class DelayerProcess : IAsyncDisposable
         }
     }
 
-    private bool HasStarted()
-    {
-        try
-        {
-            _ = _process.Id;
-            return true;
-        }
-        catch (InvalidOperationException)
-        {
-            return false;
-        }
-    }
+    /// <summary>The iptables rule that queues what <paramref name="device"/> receives to <paramref name="queue"/>.</summary>
+    private static string[] QueueRule(string device, ushort queue) =>
+        ["iptables", "-w", "-t", "mangle", "-A", "PREROUTING", "-i", device, "-j", "NFQUEUE", "--queue-num", Invariant(queue)];
 
     private void Heard(string? line)
     {
