@@ -130,6 +130,9 @@ public static class BenchmarkCommand
                 Rounds = options.Design.Maximum,
                 Design = options.Design,
                 Seed = options.Seed,
+                NotMade = [.. measured.NotMade
+                    .GroupBy(n => n.Why)
+                    .Select(g => $"{g.Key} ({string.Join(", ", g.OrderBy(n => Cell.ScenarioOf(n.Case)).Select(n => $"{Cell.ScenarioOf(n.Case).Short} {Cell.Where(n.Case)}"))})")],
                 Restarts = session.External ? "never (--external: started and stopped elsewhere)"
                     : restarts.Count == 0 ? "never"
                     : $"{(options.RestartEvery == 1 ? "before every round" : $"before every {options.RestartEvery}th round")} after the first " +
@@ -167,7 +170,7 @@ public static class BenchmarkCommand
             }
         }
 
-        checks.CheckResults(runFile, options.Selects || run.Interrupted is not null);
+        checks.CheckResults(runFile, options.Selects || run.Interrupted is not null, [.. measured.NotMade.Select(n => n.Case)]);
         if (measured.Unreached.Count > 0)
         {
             Console.WriteLine($"{measured.Unreached.Count} cell(s) not measured in their round (interrupted).");

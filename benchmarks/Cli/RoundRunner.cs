@@ -1,6 +1,10 @@
+using System.Diagnostics;
 using BenchmarkDotNet.Configs;
 using ProtocolBench.Benchmarks.Config;
+using ProtocolBench.Benchmarks.Stacks;
+using ProtocolBench.Lab.Conditions;
 using ProtocolBench.Lab.Services;
+using ProtocolBench.Lab.Stacks;
 
 namespace ProtocolBench.Benchmarks.Cli;
 
@@ -10,13 +14,18 @@ namespace ProtocolBench.Benchmarks.Cli;
 /// round before. In a sequential design (<see cref="RoundDesign"/>) every row is measured the minimum number of times;
 /// then a look closes the rows whose pairs are all decided (or too close to the 10 % line for more rounds to decide),
 /// and the rest are measured up to the maximum. A scenario's domain floor and loopback transfer are measured while any
-/// of its rows is. Stops early on Ctrl+C, SIGTERM or a failed restart.
+/// of its rows is. Stops early on Ctrl+C, SIGTERM or a failed restart. Under --client other than dotnet, the cells over a
+/// protocol are measured through that stack (<see cref="StackRunner"/>) after BenchmarkDotNet's in each round, and the
+/// ones it cannot make are not measured at all.
 /// </summary>
 public sealed class RoundRunner(
     BenchOptions options, BenchmarkDotNetArguments arguments, ServiceSession session, SuiteRun suite, long? clientMask, string results, Interruption interruption)
 {
     private readonly ServerCostDiagnoser _cost = new(session.Meter);
     private readonly WireBytesDiagnoser _wire = new(suite.Wire);
+    private readonly StackRunner? _stack = options.Common.Conditions.Client == ClientStack.Dotnet
+        ? null
+        : new StackRunner(options.Common.Conditions.Client, suite.ClientOptions);
 
     public async Task<MeasuredRounds> RunAsync()
     {
@@ -27,6 +36,8 @@ public sealed class RoundRunner(
         var restarts = new List<double>();
         var selection = arguments.Select(BenchmarkCommand.SuiteTypes, RoundConfig(results, random, progress, allocations: true));
         var rows = selection.Where(Cell.HasProtocol).Select(c => (Cell.ScenarioOf(c), Cell.TransportOf(c))).ToHashSet();
+        var foreign = await ForeignCellsAsync(selection);
+        var made = foreign.Where(f => f.Call is not null).Select(f => f.Case).ToHashSet();
         var open = rows.ToHashSet();
         var settled = new HashSet<(Scenario, Transport)>();
         var onTheLine = new HashSet<(Scenario, Transport)>();
@@ -35,7 +46,9 @@ public sealed class RoundRunner(
         var warm = false;
         for (var round = 1; round <= design.Maximum && !interruption.Requested && (open.Count > 0 || round <= design.Minimum); round++)
         {
-            var measures = Measures(open, round);
+            var inOpenRows = Measures(open, round);
+            // Through another stack: BenchmarkDotNet measures what has no protocol; a cell the stack cannot make, nobody.
+            Func<BenchmarkCase, bool> measures = _stack is null ? inOpenRows : c => inOpenRows(c) && (!Cell.HasProtocol(c) || made.Contains(c));
             if (round > 1 && options.RestartEvery > 0 && (round - 1) % options.RestartEvery == 0 && !session.External)
             {
                 Console.WriteLine($"Restarting the services before round {round} ...");
@@ -91,7 +104,12 @@ public sealed class RoundRunner(
             var types = BenchmarkCommand.SuiteTypes.ToArray();
             random.Shuffle(types);
             var dropped = _cost.Dropped;
-            var measured = MeasuredRound.From(round, RunRound(types, config, perCall, measures), results);
+            var measured = MeasuredRound.From(round, RunRound(types, config, perCall, _stack is null ? measures : c => measures(c) && !Cell.HasProtocol(c)), results);
+            if (_stack is not null)
+            {
+                measured = measured with { Results = [.. measured.Results, .. await MeasureThroughStackAsync(foreign.Where(f => measures(f.Case) && f.Call is not null).ToArray(), round, random)] };
+            }
+
             rounds.Add(measured);
             if (_cost.Dropped > dropped)
             {
@@ -115,7 +133,65 @@ public sealed class RoundRunner(
             }
         }
 
-        return new MeasuredRounds(rounds, restarts, progress.Unreached);
+        return new MeasuredRounds(rounds, restarts, progress.Unreached)
+        {
+            NotMade = [.. foreign.Where(f => f.CannotMake is not null).Select(f => (f.Case, f.CannotMake!))],
+        };
+    }
+
+    /// <summary>Each selected cell over a protocol as the --client stack makes it (none under dotnet).</summary>
+    private async Task<List<ForeignCell>> ForeignCellsAsync(IEnumerable<BenchmarkCase> selection)
+    {
+        if (_stack is null)
+        {
+            return [];
+        }
+
+        var cells = new List<ForeignCell>();
+        foreach (var benchmarkCase in selection.Where(Cell.HasProtocol))
+        {
+            cells.Add(await ForeignCell.OfAsync(options.Common.Conditions.Client, benchmarkCase, suite.Marker(Cell.ScenarioOf(benchmarkCase))));
+        }
+
+        var cannot = cells.Count(c => c.CannotMake is not null);
+        Console.WriteLine($"Client: {options.Common.Conditions.Client.Name()} makes {cells.Count - cannot} of the {cells.Count} cells over a protocol" +
+                          (cannot > 0 ? $"; the {cannot} it cannot make are listed in the report and not measured." : "."));
+        return cells;
+    }
+
+    /// <summary>One round's cells through the --client stack, in a shuffled order, each one's result as a round's; a failure is a failed round.</summary>
+    private async Task<List<(BenchmarkCase, RoundResult)>> MeasureThroughStackAsync(ForeignCell[] cells, int round, Random random)
+    {
+        random.Shuffle(cells);
+        var results = new List<(BenchmarkCase, RoundResult)>();
+        var stack = options.Common.Conditions.Client.Name();
+        Console.WriteLine();
+        Console.WriteLine($"== Round {round} · through the {stack} client: {cells.Length} cells");
+        for (var i = 0; i < cells.Length && !interruption.Requested; i++)
+        {
+            var cell = cells[i];
+            var took = Stopwatch.StartNew();
+            var name = $"{cell.Scenario.Name,-15} {Display.Of(cell.Protocol).PadRight(Display.NameWidth)} {Display.Of(cell.Transport),-5}";
+            RoundResult result;
+            try
+            {
+                result = await cell.MeasureAsync(_stack!, options.Common.Conditions.Connections, options.Job, round, interruption.Token);
+                Console.WriteLine($"  [{i + 1,4}/{cells.Length}] {name} median {Format.Time(result.Median),10}  ({took.Elapsed.TotalSeconds:F1} s, {stack})");
+            }
+            catch (OperationCanceledException) when (interruption.Requested)
+            {
+                break;
+            }
+            catch (Exception e) when (e is InvalidDataException or InvalidOperationException or TimeoutException or ProtocolClientException or FormatException)
+            {
+                result = new RoundResult(round, false, double.NaN, double.NaN, double.NaN, [], AllocatedPerOp: null);
+                Console.Error.WriteLine($"  [{i + 1,4}/{cells.Length}] {name} FAILED through {stack}: {e.Message}");
+            }
+
+            results.Add((cell.Case, result));
+        }
+
+        return results;
     }
 
     /// <summary>What a round measures: the cells of its open rows; a domain floor or loopback transfer while a row of its scenario is open (or up to the minimum).</summary>

@@ -1,3 +1,4 @@
+using ProtocolBench.Lab.Conditions;
 using ProtocolBench.Lab.Services;
 
 namespace ProtocolBench.Benchmarks.Cli;
@@ -12,9 +13,14 @@ public sealed class RunChecks(ServiceSession session)
 
     public void Add(string problem) => _problems.Add(problem);
 
-    /// <summary>The measured results against what was asked: <paramref name="filtered"/> when BenchmarkDotNet's filter chose the cells.</summary>
-    public void CheckResults(RunFile run, bool filtered)
+    /// <summary>
+    /// The measured results against what was asked: <paramref name="filtered"/> when BenchmarkDotNet's filter chose the
+    /// cells; <paramref name="notMade"/> the cells the --client stack cannot make (listed in the report). Another stack's
+    /// cells have no wire bytes (they are counted in this process).
+    /// </summary>
+    public void CheckResults(RunFile run, bool filtered, IReadOnlyCollection<BenchmarkCase> notMade)
     {
+        var foreign = run.Run.Conditions.Client != ClientStack.Dotnet;
         var cells = run.Cells;
         var domainFloors = run.DomainFloors ?? [];
         var transfers = run.Transfers ?? [];
@@ -24,10 +30,11 @@ public sealed class RunChecks(ServiceSession session)
             $"failed: {d.Scenario} in process in round {string.Join(", ", d.Rounds.Where(r => !r.Success).Select(r => r.Round))}"));
         _problems.AddRange(transfers.Where(t => !t.Success).Select(t =>
             $"failed: {t.Scenario} over plain TCP in round {string.Join(", ", t.Rounds.Where(r => !r.Success).Select(r => r.Round))}"));
-        _problems.AddRange(cells.Where(c => c.Success && c.Wire is null).Select(c => $"no wire bytes: {c.Scenario} {Display.Of(c.Protocol, c.Transport)}"));
+        _problems.AddRange(cells.Where(c => c.Success && c.Wire is null && !foreign).Select(c => $"no wire bytes: {c.Scenario} {Display.Of(c.Protocol, c.Transport)}"));
         if (!filtered)
         {
-            var measured = cells.Where(c => c.Success).Select(c => (c.Scenario, c.Protocol, c.Transport)).ToHashSet();
+            var measured = cells.Where(c => c.Success).Select(c => (c.Scenario, c.Protocol, c.Transport))
+                .Concat(notMade.Select(c => (Cell.ScenarioOf(c), Cell.ProtocolOf(c), Cell.TransportOf(c)))).ToHashSet();
             _problems.AddRange(ExpectedCells().Where(e => !measured.Contains(e)).Select(e => $"absent cell: {e.Scenario} {Display.Of(e.Protocol, e.Transport)}"));
             var floors = domainFloors.Select(d => d.Scenario).ToHashSet();
             _problems.AddRange(Catalogue.All

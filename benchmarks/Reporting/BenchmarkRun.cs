@@ -17,6 +17,9 @@ public sealed record BenchmarkRun : RunDescription
     /// <summary>When the services were restarted, e.g. "before every round (4 restarts, 3.9–4.4 s each)".</summary>
     public string Restarts { get; init; } = "never";
 
+    /// <summary>The cells the --client stack cannot make, one entry per reason ("why (III Int32 max SignalR HTTP, …)"); not measured by any client.</summary>
+    public IReadOnlyList<string> NotMade { get; init; } = [];
+
     public string BenchmarkDotNet { get; init; } =
         typeof(BenchmarkDotNet.Running.BenchmarkSwitcher).Assembly.GetName().Version?.ToString(3) ?? "?";
 }

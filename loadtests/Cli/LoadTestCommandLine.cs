@@ -1,4 +1,5 @@
 using System.CommandLine;
+using ProtocolBench.Lab.Conditions;
 
 namespace ProtocolBench.LoadTests.Cli;
 
@@ -154,6 +155,11 @@ public static class LoadTestCommandLine
             if (chosenMode == Mode.DriverCheck && options.CheckScenario.Phrase is null)
             {
                 throw new UsageException("driver-check measures a search scenario (search-3112, search-111 or search-11).");
+            }
+
+            if (options.Common.Conditions.Client != ClientStack.Dotnet)
+            {
+                throw new UsageException("--client: the load command's users and paced stream call through the .NET client only so far; the benchmark command measures through the other stacks.");
             }
 
             if (chosenMode == Mode.DriverCheck && options.Common.Conditions.Connections == ConnectionPolicy.New)

@@ -29,6 +29,8 @@ internal sealed class GrpcMethod
         _fields = [.. operation.Parameters.Select(p => _request.FindFieldByName(p.Name)
                       ?? throw new NotSupportedException($"{_request.Name} has no field {p.Name} ({operation.Name})."))];
         IsStreamed = method.IsServerStreaming;
+        Path = $"/{service.FullName}/{method.Name}";
+        Reply = method.OutputType;
         Method = new Method<IMessage, IMessage>(
             IsStreamed ? MethodType.ServerStreaming : MethodType.Unary,
             service.FullName,
@@ -40,6 +42,12 @@ internal sealed class GrpcMethod
     public Method<IMessage, IMessage> Method { get; }
 
     public bool IsStreamed { get; }
+
+    /// <summary>The method's HTTP/2 path, e.g. /protocolbench.v1.Authors/Search.</summary>
+    public string Path { get; }
+
+    /// <summary>The reply message's type.</summary>
+    public MessageDescriptor Reply { get; }
 
     public static GrpcMethod Of(Operation operation) => Methods.GetOrAdd(operation, static o => new GrpcMethod(o));
 

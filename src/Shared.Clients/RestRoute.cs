@@ -55,6 +55,22 @@ internal sealed class RestRoute
 
     public HttpContent? Body(OperationCall call)
     {
+        if (BodyBytes(call) is not { } bytes)
+        {
+            return null;
+        }
+
+        var content = new ByteArrayContent(bytes);
+        content.Headers.ContentType = new(ContentType) { CharSet = "utf-8" };
+        return content;
+    }
+
+    /// <summary>The media type of a body (its charset is utf-8).</summary>
+    public static string ContentType => "application/json";
+
+    /// <summary>A POST's or PUT's JSON body, the arguments not in the route; null for a verb without one.</summary>
+    public byte[]? BodyBytes(OperationCall call)
+    {
         if (!_hasBody)
         {
             return null;
@@ -69,9 +85,7 @@ internal sealed class RestRoute
             }
         }
 
-        var content = new ByteArrayContent(JsonSerializer.SerializeToUtf8Bytes(body, RestJsonContext.Default.DictionaryStringObject));
-        content.Headers.ContentType = new("application/json") { CharSet = "utf-8" };
-        return content;
+        return JsonSerializer.SerializeToUtf8Bytes(body, RestJsonContext.Default.DictionaryStringObject);
     }
 
     private static string Escape(object? value) =>

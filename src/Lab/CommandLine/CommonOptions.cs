@@ -110,6 +110,17 @@ public sealed class CommonOptions
         CustomParser = result => ValueParsers.Parse(result, NetworkProfile.Parse),
     };
 
+    public Option<ClientStack> Client { get; } = new("--client")
+    {
+        Description = "dotnet, or python: whose client makes the calls. python measures each cell in a process of Debian's Python " +
+                      "(requests for REST and GraphQL over HTTP/1.1, grpcio for gRPC), as Kamiński et al. measured; its answers are " +
+                      "checked as the .NET client's are, and the cells it cannot make are listed in the report. The benchmark command " +
+                      "only [default: dotnet]",
+        HelpName = "dotnet|python",
+        DefaultValueFactory = _ => ClientStack.Dotnet,
+        CustomParser = result => ValueParsers.Parse(result, ClientStacks.Parse),
+    };
+
     public Option<PaperPreset?> As { get; } = new("--as")
     {
         Description = "A paper's set-up as far as it is known (docs/presets.md): bolanowski (100 Mbit/s LAN, a new connection per " +
@@ -121,7 +132,7 @@ public sealed class CommonOptions
 
     public void AddTo(Command command)
     {
-        foreach (var option in new Option[] { External, TlsHost, Ports, Database, ConnectionString, Results, NoPin, NoIdlePoll, ServerCpus, ClientCpus, Http2, Connections, Compression, Network, As })
+        foreach (var option in new Option[] { External, TlsHost, Ports, Database, ConnectionString, Results, NoPin, NoIdlePoll, ServerCpus, ClientCpus, Http2, Connections, Compression, Network, Client, As })
         {
             command.Options.Add(option);
         }
@@ -204,6 +215,10 @@ public sealed class CommonOptions
             }
         }
 
+        // A stack of another language is found (and its versions read) before anything starts.
+        var client = Condition(Client, presetConditions.Client);
+        var clientVersions = client == ClientStack.Dotnet ? null : ClientStacks.Versions(client) ?? throw new UsageException(ClientStacks.Missing(client));
+
         // With --external the database is the one the services already use: known only when the user says which.
         var database = external is null || databaseGiven || connection is not null
             ? new DatabaseOptions { Provider = provider, ConnectionString = connection }
@@ -216,6 +231,8 @@ public sealed class CommonOptions
                 Connections = Condition(Connections, presetConditions.Connections),
                 Compression = Condition(Compression, presetConditions.Compression),
                 Network = network,
+                Client = client,
+                ClientVersions = clientVersions,
                 Preset = preset?.Name,
             },
             preset)

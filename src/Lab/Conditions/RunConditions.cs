@@ -20,6 +20,12 @@ public sealed record RunConditions
     /// <summary>--network: loopback (the default) or a shaped link to the services' own network namespace.</summary>
     public NetworkProfile Network { get; init; } = NetworkProfile.Loopback;
 
+    /// <summary>--client: whose client makes the benchmark's calls (this project's .NET client by default).</summary>
+    public ClientStack Client { get; init; } = ClientStack.Dotnet;
+
+    /// <summary>The client stack's versions as read when the run started (<see cref="ClientStacks.Versions"/>).</summary>
+    public string? ClientVersions { get; init; }
+
     /// <summary>The link as it was made (<see cref="ShapedLink.Describe"/>): what was shaped and what could not be emulated.</summary>
     public string? NetworkLink { get; init; }
 
@@ -27,6 +33,7 @@ public sealed record RunConditions
     public string Summary =>
         $"{Network.Name}, {(Connections == ConnectionPolicy.New ? "new" : "reused")} connections, " +
         $"{(Compression == Compression.None ? "no" : Name(Compression))} compression" +
+        (Client == ClientStack.Dotnet ? "" : $", {Client.Name()} client") +
         (Preset is null ? "" : $" (--as {Preset})");
 
     /// <summary>What the services this run starts must be told ("--Key=Value" settings).</summary>
@@ -42,6 +49,7 @@ public sealed record RunConditions
             yield return ("Preset", PaperPreset.All.FirstOrDefault(p => p.Name == Preset)?.Describe() ?? Preset);
         }
 
+        yield return ("Client", ClientStacks.Describe(Client, ClientVersions));
         yield return ("Network", NetworkLink ?? Network.Describe());
         yield return ("Connections", Connections == ConnectionPolicy.New
             ? "new for every request (--connections new): TCP connect, TLS handshake on HTTPS and the HTTP/2 preface each time; " +
@@ -64,6 +72,11 @@ public sealed record RunConditions
         if (Preset != other.Preset)
         {
             differences.Add($"preset {Preset ?? "none"} against {other.Preset ?? "none"}");
+        }
+
+        if (Client != other.Client)
+        {
+            differences.Add($"client {Client.Name()} against {other.Client.Name()}");
         }
 
         if (Connections != other.Connections)

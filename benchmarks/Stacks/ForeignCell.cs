@@ -1,0 +1,89 @@
+using ProtocolBench.Benchmarks.Config;
+using ProtocolBench.Lab.Conditions;
+using ProtocolBench.Lab.Stacks;
+using ProtocolBench.Shared.Domain;
+
+namespace ProtocolBench.Benchmarks.Stacks;
+
+/// <summary>
+/// A cell as another stack's client makes it (--client): the call it sends (<see cref="PortableScenario"/>; the floor's
+/// GET /baseline), measured through <see cref="StackRunner"/> and its answer checked as this project's client's are, or
+/// why the stack cannot make it.
+/// </summary>
+public sealed class ForeignCell
+{
+    private readonly string _marker;
+
+    private ForeignCell(BenchmarkCase benchmarkCase, PortableCall? call, string? cannotMake, string marker)
+    {
+        Case = benchmarkCase;
+        Call = call;
+        CannotMake = cannotMake;
+        _marker = marker;
+    }
+
+    public BenchmarkCase Case { get; }
+
+    /// <summary>What the stack sends; null when it <see cref="CannotMake"/> the cell.</summary>
+    public PortableCall? Call { get; }
+
+    /// <summary>Why the stack cannot make this cell, as the report lists it; null when it can.</summary>
+    public string? CannotMake { get; }
+
+    public Scenario Scenario => Cell.ScenarioOf(Case);
+
+    public Protocol Protocol => Cell.ProtocolOf(Case);
+
+    public Transport Transport => Cell.TransportOf(Case);
+
+    public static async Task<ForeignCell> OfAsync(ClientStack stack, BenchmarkCase benchmarkCase, string marker)
+    {
+        var scenario = Cell.ScenarioOf(benchmarkCase);
+        var protocol = Cell.ProtocolOf(benchmarkCase);
+        if (scenario.Group == ScenarioGroup.Floor)
+        {
+            // GET /baseline on the service's own port (HTTP/1.1 there for every protocol but gRPC).
+            return protocol == Protocol.Grpc
+                ? new(benchmarkCase, null, $"the floor on gRPC's port is HTTP/2 only, and the {stack.Name()} stack's HTTP client speaks HTTP/1.1", marker)
+                : new(benchmarkCase, new PortableCall(protocol, "GET", "baseline", null, null, null, IsJson: false), null, marker);
+        }
+
+        if (scenario.Creates)
+        {
+            return new(benchmarkCase, null, $"a create answers with a new id every time; the {stack.Name()} stack makes reads only so far", marker);
+        }
+
+        if (protocol is Protocol.SignalR or Protocol.SignalRMessagePack)
+        {
+            return new(benchmarkCase, null, $"the {stack.Name()} stack has no SignalR client yet", marker);
+        }
+
+        return await PortableScenario.RecordAsync(scenario, protocol, marker) is { } call
+            ? new(benchmarkCase, call, null, marker)
+            : new(benchmarkCase, null, $"{Display.Of(protocol)} sends it as a stream, which the {stack.Name()} stack does not read yet", marker);
+    }
+
+    /// <summary>
+    /// One round of the cell through the stack: its iterations as the job's (one call in the dry job), the answer checked
+    /// before the result counts. Throws when the stack failed or the answer is wrong.
+    /// </summary>
+    public async Task<RoundResult> MeasureAsync(StackRunner stack, ConnectionPolicy connections, JobKind job, int round, CancellationToken cancellationToken)
+    {
+        var call = Call ?? throw new InvalidOperationException($"{Scenario} cannot be made: {CannotMake}");
+        // The floor on a new connection always opens one; the rest as --connections says.
+        var newConnection = Scenario == Catalogue.FloorNewConnection || connections == ConnectionPolicy.New;
+        var iterations = job == JobKind.Smoke ? StackRunner.Iterations.Once : new StackRunner.Iterations(3, true, TimeSpan.FromMilliseconds(100));
+        var measured = await stack.MeasureAsync(call, Transport, newConnection, iterations, cancellationToken);
+        if (Scenario.Group == ScenarioGroup.Floor)
+        {
+            Checks.Bytes(measured.Answer, Floors.BaselineBody, "GET /baseline");
+        }
+        else
+        {
+            await PortableScenario.CheckAsync(Scenario, Protocol, _marker, measured.Answer);
+        }
+
+        var times = measured.Iterations;
+        return new RoundResult(round, true, Statistic.Median(times), times.Average(), Statistic.Percentile(times, 95), times, AllocatedPerOp: null);
+    }
+}

@@ -1,0 +1,63 @@
+using ProtocolBench.Lab.Scenarios;
+
+namespace ProtocolBench.Lab.Stacks;
+
+/// <summary>
+/// A scenario as a client of another stack makes it (--client): the call it sends, recorded from the scenario's own
+/// request, and an answer that stack received, read by this project's client code (<see cref="PortableCall.Read"/>) and
+/// then checked by the scenario's check and its full verification, as the .NET client's answers are.
+/// </summary>
+public static class PortableScenario
+{
+    /// <summary>The call the scenario sends over the protocol; null when it is not one request and one answer (a gRPC stream).</summary>
+    public static async Task<PortableCall?> RecordAsync(Scenario scenario, Protocol protocol, string marker)
+    {
+        var recorder = new Replay(protocol, answer: null);
+        try
+        {
+            await scenario.CallAsync(recorder, marker, CancellationToken.None);
+        }
+        catch (Replay.RecordedException)
+        {
+        }
+
+        return recorder.Recorded;
+    }
+
+    /// <summary>Reads and checks an answer to <see cref="RecordAsync"/>'s call; throws what the reading or the checks throw.</summary>
+    public static async Task CheckAsync(Scenario scenario, Protocol protocol, string marker, byte[] answer)
+    {
+        var replay = new Replay(protocol, answer);
+        await scenario.CallAsync(replay, marker, CancellationToken.None);
+        if (scenario.Verify is { } verify)
+        {
+            await verify(replay, CancellationToken.None);
+        }
+    }
+
+    /// <summary>
+    /// The scenario's caller without a connection: records the call the scenario sends (and stops it there), or answers
+    /// it with the other stack's answer.
+    /// </summary>
+    private sealed class Replay(Protocol protocol, byte[]? answer) : ILibraryOperations
+    {
+        public PortableCall? Recorded { get; private set; }
+
+        public bool Offers(Operation operation) => PortableCall.Offers(protocol, operation);
+
+        public Task<TResult> CallAsync<TResult>(OperationCall<TResult> call, CancellationToken cancellationToken = default)
+        {
+            if (answer is null)
+            {
+                Recorded = PortableCall.Of(protocol, call);
+                throw new RecordedException();
+            }
+
+            return Task.FromResult(PortableCall.Read(protocol, call, answer));
+        }
+
+        public ValueTask DisposeAsync() => ValueTask.CompletedTask;
+
+        public sealed class RecordedException : Exception;
+    }
+}

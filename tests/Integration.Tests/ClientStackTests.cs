@@ -1,0 +1,124 @@
+using ProtocolBench.Lab.Conditions;
+using ProtocolBench.Lab.Stacks;
+
+namespace ProtocolBench.Integration.Tests;
+
+/// <summary>
+/// --client: a call handed to another stack is the call this project's client sends, and that stack's answers meet the
+/// same checks. The requests go out through curl (a client this project did not write) and through the Python stack's
+/// own program (tools/stacks/python/cell.py); the answers are read back and checked here.
+/// </summary>
+[Collection(SqliteCollection.Name)]
+public sealed class ClientStackTests(SqliteServices fixture)
+{
+    private static readonly Protocol[] Portable = [Protocol.Rest, Protocol.GraphQL, Protocol.Grpc];
+
+    private static CancellationToken Token => TestContext.Current.CancellationToken;
+
+    private static IEnumerable<Scenario> Reads => Catalogue.All.Where(s => s.HasRequest && !s.Creates);
+
+    /// <summary>Every read over every protocol that has it, sent by curl as recorded and its answer read and checked by the scenario's checks.</summary>
+    [Fact]
+    public async Task EveryReadsCallSentByCurlPassesTheScenariosChecks()
+    {
+        var made = 0;
+        foreach (var scenario in Reads)
+        {
+            foreach (var protocol in Portable.Where(scenario.AppliesTo))
+            {
+                if (await PortableScenario.RecordAsync(scenario, protocol, "") is not { } call)
+                {
+                    // Only a gRPC stream has no single answer to hand over.
+                    Assert.Equal((Protocol.Grpc, "pdf-raw"), (protocol, scenario.Name));
+                    continue;
+                }
+
+                await PortableScenario.CheckAsync(scenario, protocol, "", await CurlAsync(call));
+                made++;
+            }
+        }
+
+        Assert.True(made >= 50, $"only {made} calls were made");
+    }
+
+    /// <summary>The checks can fail: a changed value, a changed byte of a file and a GraphQL error are each refused.</summary>
+    [Fact]
+    public async Task AWrongAnswerFailsTheChecks()
+    {
+        var intMax = Catalogue.Named("int-max");
+        var answer = await CurlAsync((await PortableScenario.RecordAsync(intMax, Protocol.Rest, ""))!);
+        await PortableScenario.CheckAsync(intMax, Protocol.Rest, "", answer);
+        var changed = System.Text.Encoding.UTF8.GetBytes(System.Text.Encoding.UTF8.GetString(answer).Replace("2147483647", "2147483646", StringComparison.Ordinal));
+        await Assert.ThrowsAsync<InvalidDataException>(() => PortableScenario.CheckAsync(intMax, Protocol.Rest, "", changed));
+
+        var text = Catalogue.Named("text-file");
+        var file = await CurlAsync((await PortableScenario.RecordAsync(text, Protocol.Grpc, ""))!);
+        await PortableScenario.CheckAsync(text, Protocol.Grpc, "", file);
+        file[^1] ^= 1;
+        await Assert.ThrowsAsync<InvalidDataException>(() => PortableScenario.CheckAsync(text, Protocol.Grpc, "", file));
+
+        var error = """{"errors":[{"message":"no","extensions":{"code":"INVALID_ARGUMENT"}}]}"""u8.ToArray();
+        var refused = await Assert.ThrowsAsync<ProtocolClientException>(() => PortableScenario.CheckAsync(intMax, Protocol.GraphQL, "", error));
+        Assert.Equal("INVALID_ARGUMENT", refused.Code);
+    }
+
+    /// <summary>
+    /// The Python stack makes a cell over each of its protocols and transports, kept and new connections: its answer
+    /// passes the checks and it reports every iteration. CI installs the stack; without it the test is skipped, and CI
+    /// fails on that skip.
+    /// </summary>
+    [Theory]
+    [InlineData("int-max", Protocol.Rest, Transport.Http, false)]
+    [InlineData("sample", Protocol.GraphQL, Transport.Https, false)]
+    [InlineData("text-file", Protocol.Grpc, Transport.Https, false)]
+    [InlineData("clone-hello", Protocol.Grpc, Transport.Http, true)]
+    [InlineData("ints", Protocol.Rest, Transport.Https, true)]
+    public async Task ThePythonStackMakesACellWhoseAnswerPassesTheChecks(string name, Protocol protocol, Transport transport, bool newConnection)
+    {
+        Assert.SkipWhen(ClientStacks.Versions(ClientStack.Python) is null, ClientStacks.Missing(ClientStack.Python));
+        var scenario = Catalogue.Named(name);
+        var call = (await PortableScenario.RecordAsync(scenario, protocol, ""))!;
+        var stack = new StackRunner(ClientStack.Python, fixture.ClientOptions with { TrustedCertificatePath = ProjectPaths.TrustedCertificate });
+        var measured = await stack.MeasureAsync(call, transport, newConnection, new StackRunner.Iterations(2, false, TimeSpan.Zero), Token);
+        await PortableScenario.CheckAsync(scenario, protocol, "", measured.Answer);
+        Assert.Equal(2, measured.Iterations.Count);
+        Assert.All(measured.Iterations, t => Assert.True(t > 0));
+    }
+
+    /// <summary>The Python stack says what went wrong when the service refuses the call, rather than timing the refusal.</summary>
+    [Fact]
+    public async Task ThePythonStackFailsACellTheServiceRefuses()
+    {
+        Assert.SkipWhen(ClientStacks.Versions(ClientStack.Python) is null, ClientStacks.Missing(ClientStack.Python));
+        var call = (await PortableScenario.RecordAsync(Catalogue.Named("int-max"), Protocol.Rest, ""))! with { Path = "api/no-such-route" };
+        var stack = new StackRunner(ClientStack.Python, fixture.ClientOptions);
+        var failure = await Assert.ThrowsAsync<InvalidDataException>(() => stack.MeasureAsync(call, Transport.Http, false, StackRunner.Iterations.Once, Token));
+        Assert.Contains("HTTP 404", failure.Message, StringComparison.Ordinal);
+    }
+
+    /// <summary>The call as curl sends it (HTTP/1.1 for REST and GraphQL; gRPC's frame over h2c), the answer's body (gRPC's message) as bytes.</summary>
+    private async Task<byte[]> CurlAsync(PortableCall call)
+    {
+        var directory = Directory.CreateTempSubdirectory("pb-curl-");
+        try
+        {
+            var (request, answer) = (Path.Combine(directory.FullName, "request"), Path.Combine(directory.FullName, "answer"));
+            var body = call.Body ?? [];
+            var grpc = call.Protocol == Protocol.Grpc;
+            await File.WriteAllBytesAsync(request, grpc ? [0, .. BitConverter.GetBytes(System.Buffers.Binary.BinaryPrimitives.ReverseEndianness(body.Length)), .. body] : body, Token);
+            var address = fixture.Addresses.BaseUri(call.Protocol, Transport.Http);
+            List<string> args = ["--silent", "--show-error", "--fail", "--max-time", "30", "-X", call.Method, "-o", answer];
+            args.AddRange(grpc
+                ? ["--http2-prior-knowledge", "-H", "content-type: application/grpc", "-H", "te: trailers", "--data-binary", "@" + request, new Uri(address, call.Path).AbsoluteUri]
+                : call.Body is null ? [new Uri(address, call.Path).AbsoluteUri] : ["-H", $"content-type: {call.ContentType}", "--data-binary", "@" + request, new Uri(address, call.Path).AbsoluteUri]);
+            await Processes.RunAsync("curl", [.. args]);
+            var bytes = await File.ReadAllBytesAsync(answer, Token);
+            // One gRPC message: a flag byte, four bytes of length, the message.
+            return grpc ? bytes[5..] : bytes;
+        }
+        finally
+        {
+            directory.Delete(recursive: true);
+        }
+    }
+}

@@ -1,0 +1,174 @@
+"""One cell measured through Kaminski et al.'s kind of client: Python's requests (HTTP/1.1) and grpcio.
+
+ProtocolBench's benchmark command (--client python) starts this with /usr/bin/python3 (Debian's packages: python3-requests,
+python3-grpcio, python3-protobuf) and writes one job as a line of JSON on its standard input: the service, the request's
+bytes exactly as ProtocolBench's own client sends them, and how many calls to make. Each call is timed from the request
+to the answer decoded as a Python program reads it (json.loads, or the reply message parsed); every answer's bytes must
+equal the first's, whose bytes go back to the harness to be checked as the .NET client's answers are. Lines written:
+
+    answer BASE64       the first answer's bytes
+    iteration NS        one iteration's mean time per call, in nanoseconds
+    done
+    error MESSAGE       instead of the rest, and exit 1
+"""
+
+import base64
+import json
+import sys
+import time
+
+import grpc
+import requests
+from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+
+
+class Failed(Exception):
+    pass
+
+
+def http_caller(job):
+    """requests over HTTP/1.1: one Session kept open, or a new one (a new connection) for every call."""
+    url = job["host_url"] + job["path"]
+    body = base64.b64decode(job["body"]) if job.get("body") else None
+    headers = {"Content-Type": job["content_type"]} if body is not None else {}
+    verify = job["certificate"] if url.startswith("https:") else True
+    decode = json.loads if job["decode"] == "json" else (lambda raw: raw)
+    timeout = job["timeout_seconds"]
+
+    def mount(session):
+        if url.startswith("https:") and job["tls_host"] != job["host"]:
+            session.mount("https://", NamedHostAdapter(job["tls_host"]))
+        return session
+
+    def send(session):
+        response = session.request(job["method"], url, data=body, headers=headers, verify=verify, timeout=timeout)
+        if response.status_code != 200:
+            raise Failed(f"HTTP {response.status_code}: {response.text[:200]}")
+        raw = response.content
+        decode(raw)
+        return raw
+
+    if job["new_connection"]:
+        headers["Connection"] = "close"
+
+        def call():
+            with mount(requests.Session()) as session:
+                return send(session)
+
+        return call, lambda: None
+
+    kept = mount(requests.Session())
+    return (lambda: send(kept)), kept.close
+
+
+class NamedHostAdapter(requests.adapters.HTTPAdapter):
+    """HTTPS to the services' address with the certificate's host name in SNI and the name check (as the .NET client connects)."""
+
+    def __init__(self, tls_host):
+        self._tls_host = tls_host
+        super().__init__()
+
+    def init_poolmanager(self, *args, **kwargs):
+        kwargs["server_hostname"] = self._tls_host
+        kwargs["assert_hostname"] = self._tls_host
+        super().init_poolmanager(*args, **kwargs)
+
+
+def reply_class(job):
+    """The reply's message class, built from protocolbench.proto's descriptor as the harness sends it (no generated code)."""
+    pool = descriptor_pool.DescriptorPool()
+    for encoded in job["descriptors"]:
+        pool.Add(descriptor_pb2.FileDescriptorProto.FromString(base64.b64decode(encoded)))
+    descriptor = pool.FindMessageTypeByName(job["reply_type"])
+    if hasattr(message_factory, "GetMessageClass"):
+        return message_factory.GetMessageClass(descriptor)
+    return message_factory.MessageFactory(pool).GetPrototype(descriptor)
+
+
+def grpc_caller(job):
+    """grpcio: one channel kept open, or a new channel with a connection of its own for every call."""
+    target = f"{job['host']}:{job['port']}"
+    options = [("grpc.max_receive_message_length", 16 * 1024 * 1024)]
+    credentials = None
+    if job["tls"]:
+        with open(job["certificate"], "rb") as pem:
+            credentials = grpc.ssl_channel_credentials(root_certificates=pem.read())
+        if job["tls_host"] != job["host"]:
+            options.append(("grpc.ssl_target_name_override", job["tls_host"]))
+    request = base64.b64decode(job["body"])
+    parse = reply_class(job).FromString
+    timeout = job["timeout_seconds"]
+
+    def open_channel(extra=()):
+        all_options = options + list(extra)
+        if credentials is None:
+            return grpc.insecure_channel(target, options=all_options)
+        return grpc.secure_channel(target, credentials, options=all_options)
+
+    def send(channel):
+        raw = channel.unary_unary(job["path"])(request, timeout=timeout)
+        parse(raw)
+        return raw
+
+    if job["new_connection"]:
+        # Without a subchannel pool of its own, grpcio quietly shares one connection between channels to the same target.
+        def call():
+            channel = open_channel([("grpc.use_local_subchannel_pool", 1)])
+            try:
+                return send(channel)
+            finally:
+                channel.close()
+
+        return call, lambda: None
+
+    kept = open_channel()
+    return (lambda: send(kept)), kept.close
+
+
+def measure(job, out):
+    call, close = (grpc_caller if job["protocol"] == "grpc" else http_caller)(job)
+    try:
+        first = call()
+        out(f"answer {base64.b64encode(first).decode()}")
+
+        def checked(index):
+            answer = call()
+            if answer != first:
+                raise Failed(f"answer {index} differs from the first ({len(answer)} bytes against {len(first)})")
+
+        # The warm-up: calls for one iteration's time, which sizes the measured iterations (as the .NET cells are sized).
+        clock = time.perf_counter_ns
+        calls = 1
+        if job["warmup"]:
+            started, calls = clock(), 0
+            while calls == 0 or clock() - started < job["iteration_ns"]:
+                checked(calls)
+                calls += 1
+        for _ in range(job["iterations"]):
+            elapsed = 0
+            for index in range(calls):
+                started = clock()
+                answer = call()
+                elapsed += clock() - started
+                if answer != first:
+                    raise Failed(f"answer {index} differs from the first ({len(answer)} bytes against {len(first)})")
+            out(f"iteration {elapsed / calls:.1f}")
+        out("done")
+    finally:
+        close()
+
+
+def main():
+    def out(line):
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
+    try:
+        measure(json.loads(sys.stdin.readline()), out)
+    except (Failed, OSError, ValueError, requests.RequestException, grpc.RpcError) as e:
+        out(f"error {type(e).__name__}: {e}".replace("\n", " "))
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
