@@ -175,7 +175,8 @@ public sealed class RoundRunner(
             RoundResult result;
             try
             {
-                result = await cell.MeasureAsync(_stack!, options.Common.Conditions.Connections, options.Job, round, interruption.Token);
+                Func<Task<RoundResult>> measure = () => cell.MeasureAsync(_stack!, options.Common.Conditions.Connections, options.Job, round, interruption.Token);
+                result = cell.Scenario.Creates ? await CreatingAsync(measure) : await measure();
                 Console.WriteLine($"  [{i + 1,4}/{cells.Length}] {name} median {Format.Time(result.Median),10}  ({took.Elapsed.TotalSeconds:F1} s, {stack})");
             }
             catch (OperationCanceledException) when (interruption.Requested)
@@ -192,6 +193,21 @@ public sealed class RoundRunner(
         }
 
         return results;
+    }
+
+    /// <summary>A create's cell through the stack, with what earlier runs left deleted before it and what it wrote after (as the .NET cells' set-up and clean-up do).</summary>
+    private async Task<RoundResult> CreatingAsync(Func<Task<RoundResult>> measure)
+    {
+        await using var rest = ProtocolClients.Create(Protocol.Rest, Transport.Http, suite.ClientOptions);
+        await suite.DeleteLeftoversAsync(rest);
+        try
+        {
+            return await measure();
+        }
+        finally
+        {
+            await suite.DeleteCreatedAsync(rest);
+        }
     }
 
     /// <summary>What a round measures: the cells of its open rows; a domain floor or loopback transfer while a row of its scenario is open (or up to the minimum).</summary>

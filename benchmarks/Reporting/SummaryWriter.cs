@@ -20,6 +20,7 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
         new UndecidedSection(results).Section(),
         ChartSections.RatioToRest(results),
         new PaperSection(results, run).Section(),
+        new KaminskiSection(results, run).Section(),
         verdicts.Section(),
         ChartSections.Times(results),
         new CellSection(results).Section(),

@@ -2,6 +2,7 @@ using ProtocolBench.Benchmarks.Config;
 using ProtocolBench.Lab.Conditions;
 using ProtocolBench.Lab.Stacks;
 using ProtocolBench.Shared.Domain;
+using ProtocolBench.Shared.Domain.Authors;
 
 namespace ProtocolBench.Benchmarks.Stacks;
 
@@ -48,11 +49,6 @@ public sealed class ForeignCell
                 : new(benchmarkCase, new PortableCall(protocol, "GET", "baseline", null, null, null, IsJson: false), null, marker);
         }
 
-        if (scenario.Creates)
-        {
-            return new(benchmarkCase, null, $"a create answers with a new id every time; the {stack.Name()} stack makes reads only so far", marker);
-        }
-
         if (protocol is Protocol.SignalR or Protocol.SignalRMessagePack)
         {
             return new(benchmarkCase, null, $"the {stack.Name()} stack has no SignalR client yet", marker);
@@ -64,8 +60,8 @@ public sealed class ForeignCell
     }
 
     /// <summary>
-    /// One round of the cell through the stack: its iterations as the job's (one call in the dry job), the answer checked
-    /// before the result counts. Throws when the stack failed or the answer is wrong.
+    /// One round of the cell through the stack: its iterations as the job's (one call in the dry job), the answers checked
+    /// before the result counts (a create's every one, each a new author). Throws when the stack failed or an answer is wrong.
     /// </summary>
     public async Task<RoundResult> MeasureAsync(StackRunner stack, ConnectionPolicy connections, JobKind job, int round, CancellationToken cancellationToken)
     {
@@ -73,14 +69,23 @@ public sealed class ForeignCell
         // The floor on a new connection always opens one; the rest as --connections says.
         var newConnection = Scenario == Catalogue.FloorNewConnection || connections == ConnectionPolicy.New;
         var iterations = job == JobKind.Smoke ? StackRunner.Iterations.Once : new StackRunner.Iterations(3, true, TimeSpan.FromMilliseconds(100));
-        var measured = await stack.MeasureAsync(call, Transport, newConnection, iterations, cancellationToken);
+        var measured = await stack.MeasureAsync(new StackRunner.Cell(call, Transport, newConnection, EveryAnswer: Scenario.Creates), iterations, cancellationToken);
         if (Scenario.Group == ScenarioGroup.Floor)
         {
-            Checks.Bytes(measured.Answer, Floors.BaselineBody, "GET /baseline");
+            Checks.Bytes(measured.Answers[0], Floors.BaselineBody, "GET /baseline");
         }
         else
         {
-            await PortableScenario.CheckAsync(Scenario, Protocol, _marker, measured.Answer);
+            var read = new List<object>(measured.Answers.Count);
+            foreach (var answer in measured.Answers)
+            {
+                read.Add(await PortableScenario.CheckAsync(Scenario, Protocol, _marker, answer));
+            }
+
+            if (Scenario.Creates && read.Cast<AuthorDto>().Select(a => a.Id).Distinct().Count() != read.Count)
+            {
+                throw Checks.Wrong(Scenario.Name, $"{read.Count} creates answered with fewer distinct ids");
+            }
         }
 
         var times = measured.Iterations;

@@ -1,5 +1,4 @@
 using System.CommandLine;
-using ProtocolBench.Lab.Conditions;
 
 namespace ProtocolBench.LoadTests.Cli;
 
@@ -9,7 +8,7 @@ public static class LoadTestCommandLine
     /// <summary>The options, or the exit code when there is nothing to run (after --help: 0; bad options: 2).</summary>
     public static (LoadTestOptions? Options, int Exit) Parse(IReadOnlyList<string> args)
     {
-        var common = new CommonOptions();
+        var common = new CommonOptions { CallsThroughStacks = false };
         var mode = new Argument<Mode>("mode")
         {
             Description = "users: virtual users back to back (Śliwa & Pańczyk); paced: a fixed rate of single requests (Bolanowski); " +
@@ -155,11 +154,6 @@ public static class LoadTestCommandLine
             if (chosenMode == Mode.DriverCheck && options.CheckScenario.Phrase is null)
             {
                 throw new UsageException("driver-check measures a search scenario (search-3112, search-111 or search-11).");
-            }
-
-            if (options.Common.Conditions.Client != ClientStack.Dotnet)
-            {
-                throw new UsageException("--client: the load command's users and paced stream call through the .NET client only so far; the benchmark command measures through the other stacks.");
             }
 
             if (chosenMode == Mode.DriverCheck && options.Common.Conditions.Connections == ConnectionPolicy.New)

@@ -1,5 +1,7 @@
 using ProtocolBench.Lab.Conditions;
+using ProtocolBench.Lab.Runs;
 using ProtocolBench.Lab.Stacks;
+using ProtocolBench.Shared.Domain.Authors;
 
 namespace ProtocolBench.Integration.Tests;
 
@@ -79,10 +81,39 @@ public sealed class ClientStackTests(SqliteServices fixture)
         var scenario = Catalogue.Named(name);
         var call = (await PortableScenario.RecordAsync(scenario, protocol, ""))!;
         var stack = new StackRunner(ClientStack.Python, fixture.ClientOptions with { TrustedCertificatePath = ProjectPaths.TrustedCertificate });
-        var measured = await stack.MeasureAsync(call, transport, newConnection, new StackRunner.Iterations(2, false, TimeSpan.Zero), Token);
-        await PortableScenario.CheckAsync(scenario, protocol, "", measured.Answer);
+        var measured = await stack.MeasureAsync(new StackRunner.Cell(call, transport, newConnection), new StackRunner.Iterations(2, false, TimeSpan.Zero), Token);
+        await PortableScenario.CheckAsync(scenario, protocol, "", Assert.Single(measured.Answers));
         Assert.Equal(2, measured.Iterations.Count);
         Assert.All(measured.Iterations, t => Assert.True(t > 0));
+    }
+
+    /// <summary>
+    /// A create through the Python stack: every answer goes back and is checked (a new author of the run's name each
+    /// time), over REST and gRPC; what it wrote is deleted by its name, and nothing else changed.
+    /// </summary>
+    [Theory]
+    [InlineData(Protocol.Rest)]
+    [InlineData(Protocol.Grpc)]
+    public async Task ThePythonStackCreatesANewAuthorOnEveryCallAndEachIsChecked(Protocol protocol)
+    {
+        Assert.SkipWhen(ClientStacks.Versions(ClientStack.Python) is null, ClientStacks.Missing(ClientStack.Python));
+        var created = new CreatedAuthors("test", RunDescription.NewId(DateTimeOffset.UtcNow));
+        var create = Catalogue.Named("create");
+        var marker = created.Name("create");
+        var before = await fixture.CountRowsAsync();
+        var call = (await PortableScenario.RecordAsync(create, protocol, marker))!;
+        var stack = new StackRunner(ClientStack.Python, fixture.ClientOptions);
+        var measured = await stack.MeasureAsync(new StackRunner.Cell(call, Transport.Http, false, EveryAnswer: true), new StackRunner.Iterations(2, false, TimeSpan.Zero), Token);
+        var authors = new List<AuthorDto>();
+        foreach (var answer in measured.Answers)
+        {
+            authors.Add((AuthorDto)await PortableScenario.CheckAsync(create, protocol, marker, answer));
+        }
+
+        Assert.Equal(3, authors.Select(a => a.Id).Distinct().Count());
+        await Assert.ThrowsAsync<InvalidDataException>(() => PortableScenario.CheckAsync(create, protocol, created.Name("other"), measured.Answers[0]));
+        Assert.Equal(3, await CreatedAuthors.DeleteAsync(fixture.Client(Protocol.Rest, Transport.Http), created.Prefix, Token));
+        Assert.Equal(before, await fixture.CountRowsAsync());
     }
 
     /// <summary>The Python stack says what went wrong when the service refuses the call, rather than timing the refusal.</summary>
@@ -92,7 +123,7 @@ public sealed class ClientStackTests(SqliteServices fixture)
         Assert.SkipWhen(ClientStacks.Versions(ClientStack.Python) is null, ClientStacks.Missing(ClientStack.Python));
         var call = (await PortableScenario.RecordAsync(Catalogue.Named("int-max"), Protocol.Rest, ""))! with { Path = "api/no-such-route" };
         var stack = new StackRunner(ClientStack.Python, fixture.ClientOptions);
-        var failure = await Assert.ThrowsAsync<InvalidDataException>(() => stack.MeasureAsync(call, Transport.Http, false, StackRunner.Iterations.Once, Token));
+        var failure = await Assert.ThrowsAsync<InvalidDataException>(() => stack.MeasureAsync(new StackRunner.Cell(call, Transport.Http, false), StackRunner.Iterations.Once, Token));
         Assert.Contains("HTTP 404", failure.Message, StringComparison.Ordinal);
     }
 

@@ -121,11 +121,15 @@ public sealed class CommonOptions
         CustomParser = result => ValueParsers.Parse(result, ClientStacks.Parse),
     };
 
+    /// <summary>Whether the command measures through other client stacks (--client); the load command does not yet, and ignores a preset's stack.</summary>
+    public bool CallsThroughStacks { get; init; } = true;
+
     public Option<PaperPreset?> As { get; } = new("--as")
     {
         Description = "A paper's set-up as far as it is known (docs/presets.md): bolanowski (100 Mbit/s LAN, a new connection per " +
                       "request, HTTP/1.1, payloads I–VII; the load command's paced stream at 1/s), sliwa (virtual users, each with " +
-                      "its own connections; searches and create), kaminski (get one, list 100, create). Options given explicitly win",
+                      "its own connections; searches and create), kaminski (get one, list 100, create; the benchmark through Python's clients). " +
+                      "Options given explicitly win",
         HelpName = "PAPER",
         CustomParser = result => ValueParsers.Parse(result, PaperPreset.Parse),
     };
@@ -217,6 +221,13 @@ public sealed class CommonOptions
 
         // A stack of another language is found (and its versions read) before anything starts.
         var client = Condition(Client, presetConditions.Client);
+        if (!CallsThroughStacks && client != ClientStack.Dotnet)
+        {
+            client = result.IsGiven(Client)
+                ? throw new UsageException("--client: the load command's users and paced stream call through the .NET client only so far; the benchmark command measures through the other stacks.")
+                : ClientStack.Dotnet;
+        }
+
         var clientVersions = client == ClientStack.Dotnet ? null : ClientStacks.Versions(client) ?? throw new UsageException(ClientStacks.Missing(client));
 
         // With --external the database is the one the services already use: known only when the user says which.

@@ -71,7 +71,8 @@ public static class ClientStacks
         ClientStack.Python =>
             $"python (--client python): each cell in a Python process of its own ({versions ?? "versions not read"}): requests for REST and GraphQL " +
             "(HTTP/1.1 on both transports), grpcio for gRPC (unary calls); each call timed to its answer decoded (json.loads, the reply parsed), " +
-            "every answer's bytes equal to the first's, the first read and checked by the .NET client's own code. No server cost or bytes on the wire are read",
-        _ => $"dotnet (--client dotnet): this project's clients in the benchmark's own process ({versions ?? $".NET {Environment.Version}"})",
+            "a read's every answer equal to the first, which the .NET client's own code reads and checks, as it checks each of a create's answers. " +
+            "No server cost or bytes on the wire are read",
+        _ => $"dotnet (--client dotnet): this project's clients in the command's own process ({versions ?? $".NET {Environment.Version}"})",
     };
 }

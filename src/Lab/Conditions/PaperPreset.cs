@@ -1,4 +1,5 @@
 using ProtocolBench.Lab.Network;
+using ProtocolBench.Lab.Scenarios;
 
 namespace ProtocolBench.Lab.Conditions;
 
@@ -37,7 +38,7 @@ public sealed record PaperPreset(string Name, string Paper, RunConditions Condit
         {
             UsersPerHttp2Connection = 1,
         },
-        new("kaminski", "Kamiński et al. 2023", new RunConditions(), ["get-one", "list-100", "create"]),
+        new("kaminski", Papers.Kaminski, new RunConditions { Client = ClientStack.Python }, Papers.KaminskiScenarios),
     ];
 
     public static PaperPreset Parse(string value) =>

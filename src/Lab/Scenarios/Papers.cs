@@ -1,7 +1,7 @@
 namespace ProtocolBench.Lab.Scenarios;
 
 /// <summary>
-/// The two papers ProtocolBench reproduces, and Śliwa &amp; Pańczyk's claims about their study as a whole; the claims
+/// The papers ProtocolBench reproduces, and Śliwa &amp; Pańczyk's claims about their study as a whole; the claims
 /// about single scenarios sit with the scenarios in <see cref="Catalogue"/> (<see cref="Scenario.Paper"/>, <see cref="Scenario.Sliwa"/>).
 /// </summary>
 public static class Papers
@@ -9,6 +9,11 @@ public static class Papers
     public const string Sliwa = "Śliwa & Pańczyk 2021";
 
     public const string Bolanowski = "Bolanowski et al. 2022";
+
+    public const string Kaminski = "Kamiński et al. 2023";
+
+    /// <summary>Kamiński et al.'s three operations: create one entity, fetch one, fetch 100.</summary>
+    public static readonly IReadOnlyList<string> KaminskiScenarios = ["get-one", "list-100", "create"];
 
     public const string GrpcBytesClaim = "gRPC receives about half the bytes of the others (per request, searches)";
 

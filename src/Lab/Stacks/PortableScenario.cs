@@ -24,15 +24,17 @@ public static class PortableScenario
         return recorder.Recorded;
     }
 
-    /// <summary>Reads and checks an answer to <see cref="RecordAsync"/>'s call; throws what the reading or the checks throw.</summary>
-    public static async Task CheckAsync(Scenario scenario, Protocol protocol, string marker, byte[] answer)
+    /// <summary>Reads and checks an answer to <see cref="RecordAsync"/>'s call and returns it read; throws what the reading or the checks throw.</summary>
+    public static async Task<object> CheckAsync(Scenario scenario, Protocol protocol, string marker, byte[] answer)
     {
         var replay = new Replay(protocol, answer);
-        await scenario.CallAsync(replay, marker, CancellationToken.None);
+        var read = await scenario.CallAsync(replay, marker, CancellationToken.None);
         if (scenario.Verify is { } verify)
         {
             await verify(replay, CancellationToken.None);
         }
+
+        return read;
     }
 
     /// <summary>

@@ -8,7 +8,8 @@ namespace ProtocolBench.Lab.Stacks;
 /// Makes one cell's calls through another stack's client (--client), in a process of that stack's own
 /// (tools/stacks/&lt;stack&gt;/cell.py): the job goes in as a line of JSON; the first answer's bytes and each iteration's
 /// time per call come back. A warm-up of one iteration's time sizes the calls per iteration (as the .NET cells' are
-/// sized), then the measured iterations. The caller checks the answer (<see cref="PortableScenario.CheckAsync"/>).
+/// sized), then the measured iterations. The caller checks the answers (<see cref="PortableScenario.CheckAsync"/>): a
+/// read's first (the stack compared every later one with it), a create's every one.
 /// </summary>
 public sealed class StackRunner(ClientStack stack, ClientOptions client)
 {
@@ -17,8 +18,17 @@ public sealed class StackRunner(ClientStack stack, ClientOptions client)
 
     private readonly string _script = Path.Combine(ProjectPaths.RootOrCurrent, "tools", "stacks", stack.Name(), "cell.py");
 
-    /// <summary>What the stack's process measured: the first answer's bytes (every later one equalled it) and each iteration's mean time per call (ns).</summary>
-    public sealed record Measurement(byte[] Answer, IReadOnlyList<double> Iterations);
+    /// <summary>
+    /// What the stack's process measured: the answers' bytes (a read's first, every later one equal to it; with
+    /// <c>everyAnswer</c> each call's) and each iteration's mean time per call (ns).
+    /// </summary>
+    public sealed record Measurement(IReadOnlyList<byte[]> Answers, IReadOnlyList<double> Iterations);
+
+    /// <summary>
+    /// One cell as the stack makes it: the call over a transport, a new connection for every call or one kept, and
+    /// whether every answer goes back (a create's, each with a new id) or only the first (a read's).
+    /// </summary>
+    public sealed record Cell(PortableCall Call, Transport Transport, bool NewConnection, bool EveryAnswer = false);
 
     /// <summary>How many iterations, and whether a warm-up sizes them (false: one call, as BenchmarkDotNet's dry job).</summary>
     public sealed record Iterations(int Count, bool WarmUp, TimeSpan Time)
@@ -27,8 +37,7 @@ public sealed class StackRunner(ClientStack stack, ClientOptions client)
     }
 
     /// <summary>Runs the cell's calls; throws <see cref="InvalidDataException"/> with the stack's own words when it failed, <see cref="TimeoutException"/> when it hung.</summary>
-    public async Task<Measurement> MeasureAsync(
-        PortableCall call, Transport transport, bool newConnection, Iterations iterations, CancellationToken cancellationToken)
+    public async Task<Measurement> MeasureAsync(Cell cell, Iterations iterations, CancellationToken cancellationToken)
     {
         using var process = Process.Start(new ProcessStartInfo(ClientStacks.Python, [_script])
         {
@@ -43,9 +52,9 @@ public sealed class StackRunner(ClientStack stack, ClientOptions client)
         timeout.CancelAfter(CellTimeout);
         try
         {
-            await process.StandardInput.WriteLineAsync(Job(call, transport, newConnection, iterations));
+            await process.StandardInput.WriteLineAsync(Job(cell, iterations));
             process.StandardInput.Close();
-            byte[]? answer = null;
+            var answers = new List<byte[]>();
             var times = new List<double>();
             while (await process.StandardOutput.ReadLineAsync(timeout.Token) is { } line)
             {
@@ -54,7 +63,7 @@ public sealed class StackRunner(ClientStack stack, ClientOptions client)
                 switch (kind)
                 {
                     case "answer":
-                        answer = Convert.FromBase64String(value);
+                        answers.Add(Convert.FromBase64String(value));
                         break;
                     case "iteration":
                         times.Add(double.Parse(value, CultureInfo.InvariantCulture));
@@ -65,8 +74,8 @@ public sealed class StackRunner(ClientStack stack, ClientOptions client)
             }
 
             await process.WaitForExitAsync(timeout.Token);
-            return process.ExitCode == 0 && answer is not null && times.Count == iterations.Count
-                ? new Measurement(answer, times)
+            return process.ExitCode == 0 && answers.Count > 0 && times.Count == iterations.Count
+                ? new Measurement(answers, times)
                 : throw new InvalidDataException($"{stack.Name()} exited {process.ExitCode} after {times.Count} of {iterations.Count} iterations: {errors}");
         }
         catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
@@ -83,11 +92,12 @@ public sealed class StackRunner(ClientStack stack, ClientOptions client)
     }
 
     /// <summary>The job as cell.py reads it.</summary>
-    private string Job(PortableCall call, Transport transport, bool newConnection, Iterations iterations)
+    private string Job(Cell cell, Iterations iterations)
     {
+        var call = cell.Call;
         var addresses = client.Addresses;
         var (http, https) = addresses.Ports(call.Protocol);
-        var tls = transport == Transport.Https;
+        var tls = cell.Transport == Transport.Https;
         var port = tls ? https : http;
         return JsonSerializer.Serialize(new Dictionary<string, object?>
         {
@@ -106,11 +116,12 @@ public sealed class StackRunner(ClientStack stack, ClientOptions client)
             ["decode"] = call.IsJson ? "json" : "bytes",
             ["reply_type"] = call.ReplyType,
             ["descriptors"] = PortableCall.Descriptors.Select(Convert.ToBase64String).ToList(),
-            ["new_connection"] = newConnection,
+            ["new_connection"] = cell.NewConnection,
             ["timeout_seconds"] = client.CallTimeout.TotalSeconds,
             ["iterations"] = iterations.Count,
             ["iteration_ns"] = (long)(iterations.Time.TotalMilliseconds * 1_000_000),
             ["warmup"] = iterations.WarmUp,
+            ["answers"] = cell.EveryAnswer ? "each" : "first",
         });
     }
 }

@@ -3,10 +3,11 @@
 ProtocolBench's benchmark command (--client python) starts this with /usr/bin/python3 (Debian's packages: python3-requests,
 python3-grpcio, python3-protobuf) and writes one job as a line of JSON on its standard input: the service, the request's
 bytes exactly as ProtocolBench's own client sends them, and how many calls to make. Each call is timed from the request
-to the answer decoded as a Python program reads it (json.loads, or the reply message parsed); every answer's bytes must
-equal the first's, whose bytes go back to the harness to be checked as the .NET client's answers are. Lines written:
+to the answer decoded as a Python program reads it (json.loads, or the reply message parsed). A read's answers must
+all equal the first, whose bytes go back to the harness to be checked as the .NET client's answers are; a create's
+differ (a new id each time), so every one goes back. Lines written:
 
-    answer BASE64       the first answer's bytes
+    answer BASE64       the first answer's bytes (a create's: every answer's)
     iteration NS        one iteration's mean time per call, in nanoseconds
     done
     error MESSAGE       instead of the rest, and exit 1
@@ -42,7 +43,7 @@ def http_caller(job):
 
     def send(session):
         response = session.request(job["method"], url, data=body, headers=headers, verify=verify, timeout=timeout)
-        if response.status_code != 200:
+        if not 200 <= response.status_code < 300:
             raise Failed(f"HTTP {response.status_code}: {response.text[:200]}")
         raw = response.content
         decode(raw)
@@ -127,13 +128,16 @@ def grpc_caller(job):
 
 def measure(job, out):
     call, close = (grpc_caller if job["protocol"] == "grpc" else http_caller)(job)
+    each = job["answers"] == "each"
     try:
         first = call()
         out(f"answer {base64.b64encode(first).decode()}")
 
-        def checked(index):
-            answer = call()
-            if answer != first:
+        def check(index, answer):
+            """Outside the timed call: a read's answer equals the first; a create's goes back to be checked."""
+            if each:
+                out(f"answer {base64.b64encode(answer).decode()}")
+            elif answer != first:
                 raise Failed(f"answer {index} differs from the first ({len(answer)} bytes against {len(first)})")
 
         # The warm-up: calls for one iteration's time, which sizes the measured iterations (as the .NET cells are sized).
@@ -142,7 +146,7 @@ def measure(job, out):
         if job["warmup"]:
             started, calls = clock(), 0
             while calls == 0 or clock() - started < job["iteration_ns"]:
-                checked(calls)
+                check(calls, call())
                 calls += 1
         for _ in range(job["iterations"]):
             elapsed = 0
@@ -150,8 +154,7 @@ def measure(job, out):
                 started = clock()
                 answer = call()
                 elapsed += clock() - started
-                if answer != first:
-                    raise Failed(f"answer {index} differs from the first ({len(answer)} bytes against {len(first)})")
+                check(index, answer)
             out(f"iteration {elapsed / calls:.1f}")
         out("done")
     finally:
