@@ -58,10 +58,9 @@ public sealed class GraphQLProtocolClient : ProtocolClient
         }
 
         // 200 with errors (the operation ran and failed) or 4xx with errors (the request was refused): both carry a code.
-        if (payload?.Errors is [var first, ..])
+        if (ErrorOf(payload) is { } error)
         {
-            var code = first.Extensions?.Code ?? "GRAPHQL_ERROR";
-            throw new ProtocolClientException(code, first.Message ?? code, $"GraphQL {code}");
+            throw error;
         }
 
         if (!response.IsSuccessStatusCode)
@@ -70,6 +69,18 @@ public sealed class GraphQLProtocolClient : ProtocolClient
         }
 
         return payload ?? throw new ProtocolClientException("EMPTY_RESPONSE", "The service returned no data.", $"HTTP {status}");
+    }
+
+    /// <summary>A response's first error with its <c>extensions.code</c>, or null when it has none.</summary>
+    internal static ProtocolClientException? ErrorOf(IGraphQLResponse? response)
+    {
+        if (response?.Errors is not [var first, ..])
+        {
+            return null;
+        }
+
+        var code = first.Extensions?.Code ?? "GRAPHQL_ERROR";
+        return new ProtocolClientException(code, first.Message ?? code, $"GraphQL {code}");
     }
 
     private static ProtocolClientException Empty(string field) =>

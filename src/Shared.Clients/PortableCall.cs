@@ -64,13 +64,9 @@ public sealed record PortableCall(Protocol Protocol, string Method, string Path,
             case Protocol.GraphQL:
                 var document = GraphQLDocument.Of(call.Operation);
                 var response = (IGraphQLResponse?)JsonSerializer.Deserialize(answer, document.Response) ?? throw Empty(call);
-                if (response.Errors is [var first, ..])
-                {
-                    var code = first.Extensions?.Code ?? "GRAPHQL_ERROR";
-                    throw new ProtocolClientException(code, first.Message ?? code, $"GraphQL {code}");
-                }
-
-                return response.Value is TResult value ? value : throw Empty(call);
+                return GraphQLProtocolClient.ErrorOf(response) is { } error ? throw error
+                    : response.Value is TResult value ? value
+                    : throw Empty(call);
             case Protocol.Grpc:
                 return GrpcMessages.Read<TResult>(GrpcMethod.Of(call.Operation).Reply.Parser.ParseFrom(answer));
             default:
