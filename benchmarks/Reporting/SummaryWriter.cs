@@ -39,7 +39,7 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
     {
         var ranking = new RankingSection(results);
         var rankings = ranking.Table();
-        var verdicts = new VerdictSection(results);
+        var verdicts = new VerdictSection(results, run.Conditions);
         var verdictLine = verdicts.Line;
         var measured = results.Cells.Count(c => c.Success);
         var failed = results.Cells.Count(c => !c.Success);

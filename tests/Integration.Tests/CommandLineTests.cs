@@ -1,4 +1,5 @@
 using ProtocolBench.Lab.CommandLine;
+using ProtocolBench.Lab.Conditions;
 
 namespace ProtocolBench.Integration.Tests;
 
@@ -102,9 +103,11 @@ public sealed class CommandLineTests
     public void APresetGivesItsPapersConditionsAndAnExplicitOptionWins()
     {
         var bolanowski = Read("--as", "bolanowski");
-        var reused = Read("--as", "bolanowski", "--connections", "reuse");
+        var reused = Read("--as", "bolanowski", "--connections", "reuse", "--client", "dotnet");
 
         Assert.Equal("lan-100m", bolanowski.Conditions.Network.Name);
+        Assert.Equal(ClientStack.Jmeter, bolanowski.Conditions.Client);
+        Assert.Equal(ClientStack.Dotnet, reused.Conditions.Client);
         Assert.Equal(Shared.Clients.ConnectionPolicy.New, bolanowski.Conditions.Connections);
         Assert.Equal("bolanowski", bolanowski.Conditions.Preset);
         Assert.Contains("*Scenario: pdf,*", bolanowski.Preset!.BenchmarkFilters);

@@ -1,17 +1,21 @@
+using ProtocolBench.Lab.Conditions;
+
 namespace ProtocolBench.Benchmarks.Reporting.Summary;
 
 /// <summary>REST against gRPC as the paper compared them (its Table 1), and how many of its verdicts this run reproduces.</summary>
 internal sealed class VerdictSection
 {
     private readonly ResultSet results;
+    private readonly RunConditions conditions;
     private readonly Table table;
     private readonly int reproduced;
     private readonly int compared;
     private readonly List<string> which;
 
-    public VerdictSection(ResultSet results)
+    public VerdictSection(ResultSet results, RunConditions conditions)
     {
         this.results = results;
+        this.conditions = conditions;
         (table, reproduced, compared, which) = Verdicts();
     }
 
@@ -21,7 +25,12 @@ internal sealed class VerdictSection
         ? results.Cells.Any(c => c.Scenario.Paper is not null && c.Protocol is Protocol.Rest or Protocol.Grpc)
             ? "No verdict of the paper could be compared: verdicts need two or more rounds."
             : "No verdict of the paper could be compared: this run measured none of the paper's scenarios on both REST and gRPC."
-        : $"We reproduce {reproduced} of the paper's {compared} verdicts{(which.Count > 0 ? ": " + string.Join("; ", which) : "")}.";
+        : $"We reproduce {reproduced} of the paper's {compared} verdicts through {Through}{(which.Count > 0 ? ": " + string.Join("; ", which) : "")}.";
+
+    /// <summary>The client and conditions the verdicts were measured through: "the jmeter client on lan-100m, a new connection per request".</summary>
+    private string Through =>
+        $"the {conditions.Client.Name()} client on {conditions.Network.Name}, " +
+        (conditions.Connections == ConnectionPolicy.New ? "a new connection per request" : "kept connections");
 
 
     private (Table Table, int Reproduced, int Compared, List<string> Which) Verdicts()

@@ -112,11 +112,12 @@ public sealed class CommonOptions
 
     public Option<ClientStack> Client { get; } = new("--client")
     {
-        Description = "dotnet, or python: whose client makes the calls. python measures each cell in a process of Debian's Python " +
-                      "(requests for REST and GraphQL over HTTP/1.1, grpcio for gRPC), as Kamiński et al. measured; its answers are " +
-                      "checked as the .NET client's are, and the cells it cannot make are listed in the report. The benchmark command " +
-                      "only [default: dotnet]",
-        HelpName = "dotnet|python",
+        Description = "dotnet, jmeter or python: whose client makes the calls. jmeter measures each cell in a JVM running Debian's " +
+                      "JMeter (its HTTP sampler on HttpClient 4; grpc-java for gRPC, each answer printed as JSON), as Bolanowski et al. " +
+                      "measured; python in a process of Debian's Python (requests for REST and GraphQL over HTTP/1.1, grpcio for gRPC), " +
+                      "as Kamiński et al. measured. Their answers are checked as the .NET client's are, and the cells a stack cannot " +
+                      "make are listed in the report. The benchmark command only [default: dotnet]",
+        HelpName = "dotnet|jmeter|python",
         DefaultValueFactory = _ => ClientStack.Dotnet,
         CustomParser = result => ValueParsers.Parse(result, ClientStacks.Parse),
     };
@@ -127,7 +128,7 @@ public sealed class CommonOptions
     public Option<PaperPreset?> As { get; } = new("--as")
     {
         Description = "A paper's set-up as far as it is known (docs/presets.md): bolanowski (100 Mbit/s LAN, a new connection per " +
-                      "request, HTTP/1.1, payloads I–VII; the load command's paced stream at 1/s), sliwa (virtual users, each with " +
+                      "request, HTTP/1.1, payloads I–VII; the benchmark through JMeter; the load command's paced stream at 1/s), sliwa (virtual users, each with " +
                       "its own connections; searches and create), kaminski (get one, list 100, create; the benchmark through Python's clients). " +
                       "Options given explicitly win",
         HelpName = "PAPER",

@@ -2,12 +2,14 @@ namespace ProtocolBench.Lab.Conditions;
 
 /// <summary>
 /// --client: whose client makes the benchmark's calls. This project's .NET client (the default), or a paper's kind of
-/// client in its own process: Kamiński et al.'s Python (requests over HTTP/1.1, grpcio). A stack's answers are checked
-/// as the .NET client's are (<see cref="PortableCall"/>).
+/// client in a process of its own (tools/stacks/&lt;stack&gt;/): Bolanowski et al.'s JMeter (its HTTP sampler on
+/// HttpClient 4, a Java sampler over grpc-java), Kamiński et al.'s Python (requests over HTTP/1.1, grpcio). A stack's
+/// answers are checked as the .NET client's are (<see cref="PortableCall"/>).
 /// </summary>
 public enum ClientStack
 {
     Dotnet,
+    Jmeter,
     Python,
 }
 
@@ -16,22 +18,43 @@ public static class ClientStacks
     /// <summary>Debian's Python with Debian's packages (the python3 first on PATH may be another install without them).</summary>
     public const string Python = "/usr/bin/python3";
 
-    private const string PythonInstall = "apt-get install python3 python3-requests python3-grpcio python3-protobuf";
-
-    public static ClientStack Parse(string value) => value.Trim().ToLowerInvariant() switch
-    {
-        "dotnet" => ClientStack.Dotnet,
-        "python" => ClientStack.Python,
-        _ => throw new FormatException($"'{value}' is not a client: dotnet or python"),
-    };
+    public static ClientStack Parse(string value) =>
+        Enum.GetValues<ClientStack>().Where(s => s.Name() == value.Trim().ToLowerInvariant()).Cast<ClientStack?>().SingleOrDefault()
+        ?? throw new FormatException($"'{value}' is not a client: {string.Join(", ", Enum.GetValues<ClientStack>().Select(Name))}");
 
     public static string Name(this ClientStack stack) => stack.ToString().ToLowerInvariant();
 
-    /// <summary>What to say when <see cref="Versions"/> finds the stack missing: what it needs and the line that installs it.</summary>
-    public static string Missing(ClientStack stack) =>
-        $"--client {stack.Name()} calls through Debian's Python 3 with requests, grpcio and protobuf, which {Python} cannot import here: {PythonInstall}";
+    /// <summary>
+    /// The stack's program with its arguments: tools/stacks/&lt;stack&gt;/ run by its interpreter. It reads a cell's job on
+    /// its standard input (<see cref="Lab.Stacks.StackRunner"/>), or prints the stack's versions given <c>--versions</c>.
+    /// </summary>
+    public static (string FileName, IReadOnlyList<string> Arguments) Program(ClientStack stack, params string[] arguments)
+    {
+        var folder = Path.Combine(ProjectPaths.RootOrCurrent, "tools", "stacks", stack.Name());
+        return stack switch
+        {
+            ClientStack.Jmeter => ("/bin/bash", [Path.Combine(folder, "cell.sh"), .. arguments]),
+            ClientStack.Python => (Python, [Path.Combine(folder, "cell.py"), .. arguments]),
+            _ => throw new ArgumentOutOfRangeException(nameof(stack), stack, "runs in the command's own process"),
+        };
+    }
 
-    /// <summary>"Python 3.11.2, requests 2.28.1, grpcio 1.51.1, protobuf 4.21.12"; null when the stack cannot run.</summary>
+    /// <summary>What to say when <see cref="Versions"/> finds the stack missing: what it needs and the line that installs it.</summary>
+    public static string Missing(ClientStack stack) => stack switch
+    {
+        ClientStack.Jmeter =>
+            "--client jmeter calls through Debian's JMeter 2.13, grpc-java and netty-tcnative, compiled here by a JDK, which tools/stacks/jmeter/cell.sh " +
+            "could not find or start: apt-get install default-jdk-headless jmeter jmeter-http jmeter-java libgrpc-java libnetty-tcnative-java " +
+            "libnetty-tcnative-jni libprotobuf-java libgoogle-gson-java",
+        _ =>
+            $"--client {stack.Name()} calls through Debian's Python 3 with requests, grpcio and protobuf, which {Python} cannot import here: " +
+            "apt-get install python3 python3-requests python3-grpcio python3-protobuf",
+    };
+
+    /// <summary>
+    /// "Python 3.11.2, requests 2.28.1, grpcio 1.51.1, protobuf 4.21.12", as the stack's program says with --versions; null
+    /// when the stack cannot run. The JMeter stack compiles its program the first time (a few seconds).
+    /// </summary>
     public static string? Versions(ClientStack stack)
     {
         if (stack == ClientStack.Dotnet)
@@ -39,11 +62,10 @@ public static class ClientStacks
             return $".NET {Environment.Version}";
         }
 
-        const string script = "import platform, requests, grpc, google.protobuf as p; " +
-                              "print(f'Python {platform.python_version()}, requests {requests.__version__}, grpcio {grpc.__version__}, protobuf {p.__version__}')";
+        var (fileName, arguments) = Program(stack, "--versions");
         try
         {
-            using var process = Process.Start(new ProcessStartInfo(Python, ["-c", script]) { RedirectStandardOutput = true, RedirectStandardError = true });
+            using var process = Process.Start(new ProcessStartInfo(fileName, arguments) { RedirectStandardOutput = true, RedirectStandardError = true });
             if (process is null)
             {
                 return null;
@@ -51,13 +73,13 @@ public static class ClientStacks
 
             var output = process.StandardOutput.ReadToEndAsync();
             process.StandardError.ReadToEndAsync();
-            if (!process.WaitForExit(TimeSpan.FromSeconds(30)))
+            if (!process.WaitForExit(TimeSpan.FromMinutes(1)))
             {
-                process.Kill();
+                process.Kill(entireProcessTree: true);
                 return null;
             }
 
-            return process.ExitCode == 0 ? output.Result.Trim() : null;
+            return process.ExitCode == 0 && output.Result.Trim() is { Length: > 0 } versions ? versions : null;
         }
         catch (System.ComponentModel.Win32Exception)
         {
@@ -68,6 +90,13 @@ public static class ClientStacks
     /// <summary>The setup table's row.</summary>
     public static string Describe(ClientStack stack, string? versions) => stack switch
     {
+        ClientStack.Jmeter =>
+            $"jmeter (--client jmeter): each cell in a JVM of its own running JMeter's engine on a plan built in code ({versions ?? "versions not read"}): " +
+            "JMeter's HTTP sampler on HttpClient 4 for REST and GraphQL (HTTP/1.1 on both transports; over HTTPS it accepts the service's certificate " +
+            "unchecked, as JMeter does), and for gRPC a Java sampler over grpc-java that prints each answer as JSON inside the timed sample, as the " +
+            "jmeter-grpc-request plugin does; JMeter's own elapsed times (whole milliseconds, averaged over an iteration's calls) after 3 s of the " +
+            "JVM's warm-up; a read's every answer equal to the first, which the .NET client's own code reads and checks, as it checks each of a " +
+            "create's answers. No server cost or bytes on the wire are read",
         ClientStack.Python =>
             $"python (--client python): each cell in a Python process of its own ({versions ?? "versions not read"}): requests for REST and GraphQL " +
             "(HTTP/1.1 on both transports), grpcio for gRPC (unary calls); each call timed to its answer decoded (json.loads, the reply parsed), " +

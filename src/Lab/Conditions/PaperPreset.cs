@@ -28,7 +28,7 @@ public sealed record PaperPreset(string Name, string Paper, RunConditions Condit
     public static readonly IReadOnlyList<PaperPreset> All =
     [
         new("bolanowski", "Bolanowski et al. 2022",
-            new RunConditions { Network = NetworkProfile.Named.Single(p => p.Name == "lan-100m"), Connections = ConnectionPolicy.New },
+            new RunConditions { Network = NetworkProfile.Named.Single(p => p.Name == "lan-100m"), Connections = ConnectionPolicy.New, Client = ClientStack.Jmeter },
             ["clone-hello", "clone-lorem", "int-max", "ints", "sample", "text-file", "pdf"])
         {
             Pacing = (1, 60),

@@ -6,7 +6,7 @@ namespace ProtocolBench.Lab.Stacks;
 
 /// <summary>
 /// Makes one cell's calls through another stack's client (--client), in a process of that stack's own
-/// (tools/stacks/&lt;stack&gt;/cell.py): the job goes in as a line of JSON; the first answer's bytes and each iteration's
+/// (<see cref="ClientStacks.Program"/>: tools/stacks/&lt;stack&gt;/): the job goes in as a line of JSON; the first answer's bytes and each iteration's
 /// time per call come back. A warm-up of one iteration's time sizes the calls per iteration (as the .NET cells' are
 /// sized), then the measured iterations. The caller checks the answers (<see cref="PortableScenario.CheckAsync"/>): a
 /// read's first (the stack compared every later one with it), a create's every one.
@@ -16,7 +16,7 @@ public sealed class StackRunner(ClientStack stack, ClientOptions client)
     /// <summary>Longest a cell may take in the stack's process before it is stopped and failed.</summary>
     private static readonly TimeSpan CellTimeout = TimeSpan.FromMinutes(5);
 
-    private readonly string _script = Path.Combine(ProjectPaths.RootOrCurrent, "tools", "stacks", stack.Name(), "cell.py");
+    private readonly (string FileName, IReadOnlyList<string> Arguments) _program = ClientStacks.Program(stack);
 
     /// <summary>
     /// What the stack's process measured: the answers' bytes (a read's first, every later one equal to it; with
@@ -39,12 +39,12 @@ public sealed class StackRunner(ClientStack stack, ClientOptions client)
     /// <summary>Runs the cell's calls; throws <see cref="InvalidDataException"/> with the stack's own words when it failed, <see cref="TimeoutException"/> when it hung.</summary>
     public async Task<Measurement> MeasureAsync(Cell cell, Iterations iterations, CancellationToken cancellationToken)
     {
-        using var process = Process.Start(new ProcessStartInfo(ClientStacks.Python, [_script])
+        using var process = Process.Start(new ProcessStartInfo(_program.FileName, _program.Arguments)
         {
             RedirectStandardInput = true,
             RedirectStandardOutput = true,
             RedirectStandardError = true,
-        }) ?? throw new InvalidOperationException($"{ClientStacks.Python} did not start");
+        }) ?? throw new InvalidOperationException($"{_program.FileName} did not start");
         var errors = new LastLines(10);
         process.ErrorDataReceived += (_, e) => errors.Add(e.Data ?? "");
         process.BeginErrorReadLine();
@@ -91,7 +91,7 @@ public sealed class StackRunner(ClientStack stack, ClientOptions client)
         }
     }
 
-    /// <summary>The job as cell.py reads it.</summary>
+    /// <summary>The job as the stack's program reads it (the same for every stack).</summary>
     private string Job(Cell cell, Iterations iterations)
     {
         var call = cell.Call;

@@ -11,15 +11,19 @@ differ (a new id each time), so every one goes back. Lines written:
     iteration NS        one iteration's mean time per call, in nanoseconds
     done
     error MESSAGE       instead of the rest, and exit 1
+
+"cell.py --versions" prints the stack's versions.
 """
 
 import base64
 import json
+import platform
 import sys
 import time
 
 import grpc
 import requests
+import google.protobuf
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 
 
@@ -162,6 +166,10 @@ def measure(job, out):
 
 
 def main():
+    if sys.argv[1:] == ["--versions"]:
+        print(f"Python {platform.python_version()}, requests {requests.__version__}, grpcio {grpc.__version__}, protobuf {google.protobuf.__version__}")
+        return
+
     def out(line):
         sys.stdout.write(line + "\n")
         sys.stdout.flush()
