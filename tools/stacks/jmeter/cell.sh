@@ -24,14 +24,16 @@ for needed in /usr/bin/javac /usr/share/jmeter/bin/ApacheJMeter.jar "$jmeter_lib
 done
 
 cache_root="${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/protocolbench"
-cache="$cache_root/jmeter-$(sha256sum "$here/Cell.java" "$0" | sha256sum | cut -c1-16)"
+cache="$cache_root/jmeter-$(cat "$here/Cell.java" "$here/cell.sh" | sha256sum | cut -c1-16)"
 if [ ! -e "$cache/Cell.class" ]; then
   mkdir -p "$cache_root"
   building="$(mktemp -d "$cache.XXXXXX")"
+  trap 'rm -rf "$building"' EXIT
   javac -nowarn -d "$building" -cp "$classpath" "$here/Cell.java" >&2
   mkdir "$building/native"
   cp "$tcnative" "$building/native/libnetty_tcnative.so"
   # Another cell may have built it meanwhile: keep the first.
   mv -T "$building" "$cache" 2> /dev/null || rm -rf "$building"
+  trap - EXIT
 fi
 exec java -Djava.library.path="$cache/native" -cp "$cache:$classpath" Cell "$@"
