@@ -8,7 +8,7 @@ namespace ProtocolBench.Integration.Tests;
 
 /// <summary>
 /// --client: a call handed to another stack is the call this project's client sends, and that stack's answers meet the
-/// same checks. The requests go out through curl (a client this project did not write) and through the JMeter and Python stacks'
+/// same checks. The requests go out through curl (a client this project did not write) and through the JMeter, Python and Node stacks'
 /// own programs (tools/stacks/); the answers are read back and checked here.
 /// </summary>
 [Collection(SqliteCollection.Name)]
@@ -71,7 +71,7 @@ public sealed class ClientStackTests(SqliteServices fixture)
     }
 
     /// <summary>
-    /// Another stack (JMeter's, Python's) makes a cell over each of its protocols and transports, kept and new
+    /// Another stack (JMeter's, Python's, Node's) makes a cell over each of its protocols and transports, kept and new
     /// connections: its answer passes the checks and it reports every iteration. CI installs the stacks; without one its
     /// tests are skipped, and CI fails on that skip.
     /// </summary>
@@ -86,6 +86,11 @@ public sealed class ClientStackTests(SqliteServices fixture)
     [InlineData(ClientStack.Python, "text-file", Protocol.Grpc, Transport.Https, false)]
     [InlineData(ClientStack.Python, "clone-hello", Protocol.Grpc, Transport.Http, true)]
     [InlineData(ClientStack.Python, "ints", Protocol.Rest, Transport.Https, true)]
+    [InlineData(ClientStack.Node, "int-max", Protocol.Rest, Transport.Http, false)]
+    [InlineData(ClientStack.Node, "sample", Protocol.GraphQL, Transport.Https, false)]
+    [InlineData(ClientStack.Node, "text-file", Protocol.Grpc, Transport.Https, false)]
+    [InlineData(ClientStack.Node, "clone-hello", Protocol.Grpc, Transport.Http, true)]
+    [InlineData(ClientStack.Node, "ints", Protocol.Rest, Transport.Https, true)]
     public async Task AForeignStackMakesACellWhoseAnswerPassesTheChecks(ClientStack client, string name, Protocol protocol, Transport transport, bool newConnection)
     {
         Assert.SkipWhen(VersionsOf(client) is null, ClientStacks.Missing(client));
@@ -107,6 +112,8 @@ public sealed class ClientStackTests(SqliteServices fixture)
     [InlineData(ClientStack.Jmeter, Protocol.Grpc)]
     [InlineData(ClientStack.Python, Protocol.Rest)]
     [InlineData(ClientStack.Python, Protocol.Grpc)]
+    [InlineData(ClientStack.Node, Protocol.Rest)]
+    [InlineData(ClientStack.Node, Protocol.Grpc)]
     public async Task AForeignStackCreatesANewAuthorOnEveryCallAndEachIsChecked(ClientStack client, Protocol protocol)
     {
         Assert.SkipWhen(VersionsOf(client) is null, ClientStacks.Missing(client));
@@ -139,6 +146,8 @@ public sealed class ClientStackTests(SqliteServices fixture)
     [InlineData(ClientStack.Jmeter, Protocol.Grpc, "/protocolbench.v1.Payloads/NoSuchMethod", "UNIMPLEMENTED")]
     [InlineData(ClientStack.Python, Protocol.Rest, "api/no-such-route", "HTTP 404")]
     [InlineData(ClientStack.Python, Protocol.Grpc, "/protocolbench.v1.Payloads/NoSuchMethod", "UNIMPLEMENTED")]
+    [InlineData(ClientStack.Node, Protocol.Rest, "api/no-such-route", "HTTP 404")]
+    [InlineData(ClientStack.Node, Protocol.Grpc, "/protocolbench.v1.Payloads/NoSuchMethod", "UNIMPLEMENTED")]
     public async Task AForeignStackFailsACellTheServiceRefuses(ClientStack client, Protocol protocol, string path, string status)
     {
         Assert.SkipWhen(VersionsOf(client) is null, ClientStacks.Missing(client));

@@ -3,20 +3,24 @@ namespace ProtocolBench.Lab.Conditions;
 /// <summary>
 /// --client: whose client makes the benchmark's calls. This project's .NET client (the default), or a paper's kind of
 /// client in a process of its own (tools/stacks/&lt;stack&gt;/): Bolanowski et al.'s JMeter (its HTTP sampler on
-/// HttpClient 4, a Java sampler over grpc-java), Kamiński et al.'s Python (requests over HTTP/1.1, grpcio). A stack's
-/// answers are checked as the .NET client's are (<see cref="PortableCall"/>).
+/// HttpClient 4, a Java sampler over grpc-java), Kamiński et al.'s Python (requests over HTTP/1.1, grpcio), and Node.js's
+/// (undici, @grpc/grpc-js). A stack's answers are checked as the .NET client's are (<see cref="PortableCall"/>).
 /// </summary>
 public enum ClientStack
 {
     Dotnet,
     Jmeter,
     Python,
+    Node,
 }
 
 public static class ClientStacks
 {
     /// <summary>Debian's Python with Debian's packages (the python3 first on PATH may be another install without them).</summary>
     public const string Python = "/usr/bin/python3";
+
+    /// <summary>Node.js as PATH finds it (Debian's nodejs, or any of version 20.18.1 or later).</summary>
+    public const string Node = "node";
 
     public static ClientStack Parse(string value) =>
         Enum.GetValues<ClientStack>().Where(s => s.Name() == value.Trim().ToLowerInvariant()).Cast<ClientStack?>().SingleOrDefault()
@@ -35,6 +39,7 @@ public static class ClientStacks
         {
             ClientStack.Jmeter => ("/bin/bash", [Path.Combine(folder, "cell.sh"), .. arguments]),
             ClientStack.Python => (Python, [Path.Combine(folder, "cell.py"), .. arguments]),
+            ClientStack.Node => (Node, [Path.Combine(folder, "cell.mjs"), .. arguments]),
             _ => throw new ArgumentOutOfRangeException(nameof(stack), stack, "runs in the command's own process"),
         };
     }
@@ -46,6 +51,9 @@ public static class ClientStacks
             "--client jmeter calls through Debian's JMeter 2.13, grpc-java and netty-tcnative, compiled here by a JDK, which tools/stacks/jmeter/cell.sh " +
             "could not find or start: apt-get install default-jdk-headless jmeter jmeter-http jmeter-java libgrpc-java libnetty-tcnative-java " +
             "libnetty-tcnative-jni libprotobuf-java libgoogle-gson-java",
+        ClientStack.Node =>
+            "--client node calls through Node.js 20.18.1 or later with undici, @grpc/grpc-js and @grpc/proto-loader from tools/stacks/node's lock file, " +
+            $"which could not be found or started: apt-get install nodejs npm && npm ci --prefix {Path.Combine(ProjectPaths.RootOrCurrent, "tools", "stacks", "node")}",
         _ =>
             $"--client {stack.Name()} calls through Debian's Python 3 with requests, grpcio and protobuf, which {Python} cannot import here: " +
             "apt-get install python3 python3-requests python3-grpcio python3-protobuf",
@@ -102,6 +110,11 @@ public static class ClientStacks
             "(HTTP/1.1 on both transports), grpcio for gRPC (unary calls); each call timed to its answer decoded (json.loads, the reply parsed), " +
             "a read's every answer equal to the first, which the .NET client's own code reads and checks, as it checks each of a create's answers. " +
             "No server cost or bytes on the wire are read",
+        ClientStack.Node =>
+            $"node (--client node): each cell in a Node.js process of its own ({versions ?? "versions not read"}): undici for REST and GraphQL " +
+            "(HTTP/1.1 on both transports), @grpc/grpc-js for gRPC (unary calls); each call timed to its answer decoded (JSON.parse, the reply as " +
+            "@grpc/proto-loader's deserializer gives it) after a second of V8's warm-up; a read's every answer equal to the first, which the .NET " +
+            "client's own code reads and checks, as it checks each of a create's answers. No server cost or bytes on the wire are read",
         _ => $"dotnet (--client dotnet): this project's clients in the command's own process ({versions ?? $".NET {Environment.Version}"})",
     };
 }
