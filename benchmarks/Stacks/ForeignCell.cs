@@ -49,7 +49,7 @@ public sealed class ForeignCell
                 : new(benchmarkCase, new PortableCall(protocol, "GET", "baseline", null, null, null, IsJson: false), null, marker);
         }
 
-        if (protocol is Protocol.SignalR or Protocol.SignalRMessagePack)
+        if (protocol is Protocol.SignalR or Protocol.SignalRMessagePack && !stack.CallsHubs())
         {
             return new(benchmarkCase, null, $"the {stack.Name()} stack has no SignalR client yet", marker);
         }

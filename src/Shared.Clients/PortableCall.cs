@@ -6,12 +6,17 @@ namespace ProtocolBench.Shared.Clients;
 /// A call as a client of another stack makes it (the benchmark's --client): the request's bytes exactly as this
 /// project's client sends them, and an answer's bytes read back the way this project's client reads them, so that the
 /// other stack's answers meet the same checks. REST and GraphQL are a verb, a path and a JSON body; gRPC is the method's
-/// path, the request message's bytes and the reply's type (the other stack parses it from <see cref="Descriptors"/>).
+/// path, the request message's bytes and the reply's type (the other stack parses it from <see cref="Descriptors"/>);
+/// SignalR is the hub method's name and its arguments as a JSON array, and its result comes back as JSON.
 /// </summary>
 /// <param name="Path">Relative to the service's address for REST and GraphQL (api/authors/5); the method's for gRPC (/protocolbench.v1.Authors/Get).</param>
 /// <param name="ReplyType">gRPC's reply message's full name; null for REST and GraphQL.</param>
 /// <param name="IsJson">Whether the answer is JSON (REST's /raw answers are the bytes themselves).</param>
-public sealed record PortableCall(Protocol Protocol, string Method, string Path, byte[]? Body, string? ContentType, string? ReplyType, bool IsJson)
+/// <param name="HubProtocol">
+/// For a hub method (SignalR): the hub protocol, <c>json</c> or <c>messagepack</c>; <see cref="Method"/> is the hub
+/// method's name and <see cref="Body"/> its arguments as a JSON array. Null for an HTTP or gRPC call.
+/// </param>
+public sealed record PortableCall(Protocol Protocol, string Method, string Path, byte[]? Body, string? ContentType, string? ReplyType, bool IsJson, string? HubProtocol = null)
 {
     /// <summary>protocolbench.proto's descriptor (a serialized FileDescriptorProto; it imports nothing).</summary>
     public static IReadOnlyList<byte[]> Descriptors { get; } = [V1.ProtocolbenchReflection.Descriptor.SerializedData.ToByteArray()];
@@ -22,10 +27,11 @@ public sealed record PortableCall(Protocol Protocol, string Method, string Path,
         Protocol.Rest => operation.Rest is not null,
         Protocol.GraphQL => operation.GraphQL is not null,
         Protocol.Grpc => operation.Grpc is not null,
+        Protocol.SignalR or Protocol.SignalRMessagePack => operation.OnHub,
         _ => false,
     };
 
-    /// <summary>The call as bytes; null where there is no single request and answer to hand over (SignalR's hub, a gRPC stream).</summary>
+    /// <summary>The call as bytes; null where there is no single request and answer to hand over (a gRPC or hub stream).</summary>
     public static PortableCall? Of(Protocol protocol, OperationCall call)
     {
         switch (protocol)
@@ -42,6 +48,11 @@ public sealed record PortableCall(Protocol Protocol, string Method, string Path,
                 return method.IsStreamed
                     ? null
                     : new(protocol, "POST", method.Path, Google.Protobuf.MessageExtensions.ToByteArray(method.Request(call)), null, method.Reply.FullName, IsJson: false);
+            case Protocol.SignalR or Protocol.SignalRMessagePack:
+                return call.Operation.IsStreamed
+                    ? null
+                    : new(protocol, call.Operation.Name, "hub", JsonSerializer.SerializeToUtf8Bytes([.. call.Values], RestJsonContext.Default.ObjectArray), null, null,
+                        IsJson: true, HubProtocol: protocol == Protocol.SignalR ? "json" : "messagepack");
             default:
                 return null;
         }
@@ -69,6 +80,9 @@ public sealed record PortableCall(Protocol Protocol, string Method, string Path,
                     : throw Empty(call);
             case Protocol.Grpc:
                 return GrpcMessages.Read<TResult>(GrpcMethod.Of(call.Operation).Reply.Parser.ParseFrom(answer));
+            case Protocol.SignalR or Protocol.SignalRMessagePack:
+                // The hub method's result as JSON (property names in either case, a byte array as base64).
+                return JsonSerializer.Deserialize(answer, RestAnswer<TResult>.Json) ?? throw Empty(call);
             default:
                 throw new NotSupportedException($"{protocol} has no portable answer.");
         }

@@ -11,7 +11,8 @@ internal static class RestAnswer<T>
 
     public static readonly JsonTypeInfo<OneProperty<T>> Wrapped = IsWrapped ? Info<OneProperty<T>>() : null!;
 
-    public static readonly JsonTypeInfo<T> Json = IsWrapped ? null! : Info<T>();
+    /// <summary>The value as plain JSON: REST's answer when it is not wrapped, and a hub method's result as another stack hands it over.</summary>
+    public static readonly JsonTypeInfo<T> Json = Info<T>();
 
     private static JsonTypeInfo<TInfo> Info<TInfo>() =>
         (JsonTypeInfo<TInfo>?)RestJsonContext.Default.GetTypeInfo(typeof(TInfo))

@@ -132,4 +132,5 @@ public sealed record RestProblem(string? Title, int? Status, string? Detail, str
 [JsonSerializable(typeof(IReadOnlyList<ShapeDto>))]
 [JsonSerializable(typeof(RestProblem))]
 [JsonSerializable(typeof(Dictionary<string, object?>))]
+[JsonSerializable(typeof(object?[]))]
 internal sealed partial class RestJsonContext : JsonSerializerContext;

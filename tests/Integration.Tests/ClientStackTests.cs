@@ -65,6 +65,12 @@ public sealed class ClientStackTests(SqliteServices fixture)
         file[^1] ^= 1;
         await Assert.ThrowsAsync<InvalidDataException>(() => PortableScenario.CheckAsync(text, Protocol.Grpc, "", file));
 
+        // A hub's result as another stack hands it over: JSON, property names in either case.
+        var sample = Catalogue.Named("sample");
+        var hubAnswer = System.Text.Json.JsonSerializer.SerializeToUtf8Bytes(await fixture.Client(Protocol.SignalR, Transport.Http).CallAsync(Operation.GetSample.With(), Token));
+        await PortableScenario.CheckAsync(sample, Protocol.SignalRMessagePack, "", hubAnswer);
+        await Assert.ThrowsAsync<InvalidDataException>(() => PortableScenario.CheckAsync(intMax, Protocol.SignalR, "", "2147483646"u8.ToArray()));
+
         var error = """{"errors":[{"message":"no","extensions":{"code":"INVALID_ARGUMENT"}}]}"""u8.ToArray();
         var refused = await Assert.ThrowsAsync<ProtocolClientException>(() => PortableScenario.CheckAsync(intMax, Protocol.GraphQL, "", error));
         Assert.Equal("INVALID_ARGUMENT", refused.Code);
@@ -91,6 +97,10 @@ public sealed class ClientStackTests(SqliteServices fixture)
     [InlineData(ClientStack.Node, "text-file", Protocol.Grpc, Transport.Https, false)]
     [InlineData(ClientStack.Node, "clone-hello", Protocol.Grpc, Transport.Http, true)]
     [InlineData(ClientStack.Node, "ints", Protocol.Rest, Transport.Https, true)]
+    [InlineData(ClientStack.Node, "sample", Protocol.SignalR, Transport.Https, false)]
+    [InlineData(ClientStack.Node, "text-file", Protocol.SignalRMessagePack, Transport.Http, false)]
+    [InlineData(ClientStack.Node, "medium-100", Protocol.SignalRMessagePack, Transport.Https, true)]
+    [InlineData(ClientStack.Node, "ints", Protocol.SignalR, Transport.Http, true)]
     public async Task AForeignStackMakesACellWhoseAnswerPassesTheChecks(ClientStack client, string name, Protocol protocol, Transport transport, bool newConnection)
     {
         Assert.SkipWhen(VersionsOf(client) is null, ClientStacks.Missing(client));
@@ -114,6 +124,7 @@ public sealed class ClientStackTests(SqliteServices fixture)
     [InlineData(ClientStack.Python, Protocol.Grpc)]
     [InlineData(ClientStack.Node, Protocol.Rest)]
     [InlineData(ClientStack.Node, Protocol.Grpc)]
+    [InlineData(ClientStack.Node, Protocol.SignalRMessagePack)]
     public async Task AForeignStackCreatesANewAuthorOnEveryCallAndEachIsChecked(ClientStack client, Protocol protocol)
     {
         Assert.SkipWhen(VersionsOf(client) is null, ClientStacks.Missing(client));
@@ -148,10 +159,13 @@ public sealed class ClientStackTests(SqliteServices fixture)
     [InlineData(ClientStack.Python, Protocol.Grpc, "/protocolbench.v1.Payloads/NoSuchMethod", "UNIMPLEMENTED")]
     [InlineData(ClientStack.Node, Protocol.Rest, "api/no-such-route", "HTTP 404")]
     [InlineData(ClientStack.Node, Protocol.Grpc, "/protocolbench.v1.Payloads/NoSuchMethod", "UNIMPLEMENTED")]
-    public async Task AForeignStackFailsACellTheServiceRefuses(ClientStack client, Protocol protocol, string path, string status)
+    [InlineData(ClientStack.Node, Protocol.SignalR, "NoSuchMethod", "Failed to invoke 'NoSuchMethod'")]
+    public async Task AForeignStackFailsACellTheServiceRefuses(ClientStack client, Protocol protocol, string target, string status)
     {
         Assert.SkipWhen(VersionsOf(client) is null, ClientStacks.Missing(client));
-        var call = (await PortableScenario.RecordAsync(Catalogue.Named("int-max"), protocol, ""))! with { Path = path };
+        // The path, or on the hub the method's name.
+        var call = (await PortableScenario.RecordAsync(Catalogue.Named("int-max"), protocol, ""))!;
+        call = call.HubProtocol is null ? call with { Path = target } : call with { Method = target };
         var stack = new StackRunner(client, fixture.ClientOptions);
         var failure = await Assert.ThrowsAsync<InvalidDataException>(() => stack.MeasureAsync(new StackRunner.Cell(call, Transport.Http, false), StackRunner.Iterations.Once, Token));
         Assert.Contains(status, failure.Message, StringComparison.OrdinalIgnoreCase);

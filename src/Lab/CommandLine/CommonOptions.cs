@@ -115,7 +115,7 @@ public sealed class CommonOptions
         Description = "dotnet, jmeter, python or node: whose client makes the calls. jmeter measures each cell in a JVM running Debian's " +
                       "JMeter (its HTTP sampler on HttpClient 4; grpc-java for gRPC, each answer printed as JSON), as Bolanowski et al. " +
                       "measured; python in a process of Debian's Python (requests for REST and GraphQL over HTTP/1.1, grpcio for gRPC), " +
-                      "as Kamiński et al. measured; node in a Node.js process (undici, @grpc/grpc-js). Their answers are checked as the .NET client's are, and the cells a stack cannot " +
+                      "as Kamiński et al. measured; node in a Node.js process (undici, @grpc/grpc-js, @microsoft/signalr). Their answers are checked as the .NET client's are, and the cells a stack cannot " +
                       "make are listed in the report. The benchmark command only [default: dotnet]",
         HelpName = "dotnet|jmeter|python|node",
         CustomParser = result => ValueParsers.Parse(result, ClientStacks.Parse),

@@ -4,7 +4,7 @@ namespace ProtocolBench.Lab.Conditions;
 /// --client: whose client makes the benchmark's calls. This project's .NET client (the default), or a paper's kind of
 /// client in a process of its own (tools/stacks/&lt;stack&gt;/): Bolanowski et al.'s JMeter (its HTTP sampler on
 /// HttpClient 4, a Java sampler over grpc-java), Kamiński et al.'s Python (requests over HTTP/1.1, grpcio), and Node.js's
-/// (undici, @grpc/grpc-js). A stack's answers are checked as the .NET client's are (<see cref="PortableCall"/>).
+/// (undici, @grpc/grpc-js, @microsoft/signalr). A stack's answers are checked as the .NET client's are (<see cref="PortableCall"/>).
 /// </summary>
 public enum ClientStack
 {
@@ -27,6 +27,9 @@ public static class ClientStacks
         ?? throw new FormatException($"'{value}' is not a client: {string.Join(", ", Enum.GetValues<ClientStack>().Select(Name))}");
 
     public static string Name(this ClientStack stack) => stack.ToString().ToLowerInvariant();
+
+    /// <summary>Whether the stack has a SignalR client (Node's @microsoft/signalr); the others make no hub cells.</summary>
+    public static bool CallsHubs(this ClientStack stack) => stack is ClientStack.Dotnet or ClientStack.Node;
 
     /// <summary>
     /// The stack's program with its arguments: tools/stacks/&lt;stack&gt;/ run by its interpreter. It reads a cell's job on
@@ -52,7 +55,7 @@ public static class ClientStacks
             "could not find or start: apt-get install default-jdk-headless jmeter jmeter-http jmeter-java libgrpc-java libnetty-tcnative-java " +
             "libnetty-tcnative-jni libprotobuf-java libgoogle-gson-java",
         ClientStack.Node =>
-            "--client node calls through Node.js 20.18.1 or later with undici, @grpc/grpc-js and @grpc/proto-loader from tools/stacks/node's lock file, " +
+            "--client node calls through Node.js 20.18.1 or later with undici, @grpc/grpc-js, @grpc/proto-loader and @microsoft/signalr from tools/stacks/node's lock file, " +
             $"which could not be found or started: apt-get install nodejs npm && npm ci --prefix {Path.Combine(ProjectPaths.RootOrCurrent, "tools", "stacks", "node")}",
         _ =>
             $"--client {stack.Name()} calls through Debian's Python 3 with requests, grpcio and protobuf, which {Python} cannot import here: " +
@@ -112,8 +115,9 @@ public static class ClientStacks
             "No server cost or bytes on the wire are read",
         ClientStack.Node =>
             $"node (--client node): each cell in a Node.js process of its own ({versions ?? "versions not read"}): undici for REST and GraphQL " +
-            "(HTTP/1.1 on both transports), @grpc/grpc-js for gRPC (unary calls); each call timed to its answer decoded (JSON.parse, the reply as " +
-            "@grpc/proto-loader's deserializer gives it) after a second of V8's warm-up; a read's every answer equal to the first, which the .NET " +
+            "(HTTP/1.1 on both transports), @grpc/grpc-js for gRPC (unary calls), @microsoft/signalr for SignalR's hub (JSON and MessagePack over a " +
+            "WebSocket by ws, negotiation skipped; no streams); each call timed to its answer decoded (JSON.parse, the reply as @grpc/proto-loader's " +
+            "deserializer gives it, the hub protocol's result) after a second of V8's warm-up; a read's every answer equal to the first, which the .NET " +
             "client's own code reads and checks, as it checks each of a create's answers. No server cost or bytes on the wire are read",
         _ => $"dotnet (--client dotnet): this project's clients in the command's own process ({versions ?? $".NET {Environment.Version}"})",
     };

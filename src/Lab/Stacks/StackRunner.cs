@@ -101,7 +101,8 @@ public sealed class StackRunner(ClientStack stack, ClientOptions client)
         var port = tls ? https : http;
         return JsonSerializer.Serialize(new Dictionary<string, object?>
         {
-            ["protocol"] = call.Protocol == Protocol.Grpc ? "grpc" : "http",
+            ["protocol"] = call.HubProtocol is not null ? "signalr" : call.Protocol == Protocol.Grpc ? "grpc" : "http",
+            ["hub_protocol"] = call.HubProtocol,
             ["host"] = addresses.Host,
             ["tls_host"] = addresses.TlsHost,
             ["port"] = port,

@@ -210,7 +210,6 @@ public final class Cell {
      */
     public static final class Tally extends AbstractTestElement implements SampleListener, NoThreadClone {
         private final boolean everyAnswer;
-        private final boolean warmUp;
         private final int iterations;
         private final long iterationNs;
         private final long warmUpNs;
@@ -230,7 +229,7 @@ public final class Cell {
 
         Tally(JsonObject job) {
             everyAnswer = job != null && job.get("answers").getAsString().equals("each");
-            warmUp = job != null && job.get("warmup").getAsBoolean();
+            boolean warmUp = job != null && job.get("warmup").getAsBoolean();
             iterations = job == null ? 0 : job.get("iterations").getAsInt();
             iterationNs = job == null ? 0 : job.get("iteration_ns").getAsLong();
             warmUpNs = Math.max(JVM_WARMUP_NS, iterationNs);

@@ -1,11 +1,13 @@
-// One cell measured through Node.js clients: undici (HTTP/1.1) for REST and GraphQL, @grpc/grpc-js for gRPC.
+// One cell measured through Node.js clients: undici (HTTP/1.1) for REST and GraphQL, @grpc/grpc-js for gRPC, and
+// @microsoft/signalr for SignalR's hub (JSON or MessagePack, over a WebSocket by ws).
 //
 // ProtocolBench's benchmark command (--client node) starts this with node, after `npm ci` in this folder, and writes one
 // job as a line of JSON on its standard input: the service, the request's bytes exactly as ProtocolBench's own client
 // sends them, and how many calls to make. Each call is timed from the request to the answer decoded as a Node program
-// reads it (JSON.parse of the body; the reply as @grpc/proto-loader's deserializer gives it to a grpc-js client). A
-// read's answers must all equal the first, whose bytes go back to the harness to be checked as the .NET client's
-// answers are; a create's differ (a new id each time), so every one goes back. Lines written:
+// reads it (JSON.parse of the body; the reply as @grpc/proto-loader's deserializer gives it to a grpc-js client; the
+// hub method's result as the hub protocol decodes it). A read's answers must all equal the first, whose bytes go back
+// to the harness to be checked as the .NET client's answers are (a hub's result as JSON, its bytes as base64); a
+// create's differ (a new id each time), so every one goes back. Lines written:
 //
 //     answer BASE64       the first answer's bytes (a create's: every answer's)
 //     iteration NS        one iteration's mean time per call, in nanoseconds
@@ -18,7 +20,10 @@ import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
+import * as signalR from '@microsoft/signalr';
+import { MessagePackHubProtocol } from '@microsoft/signalr-protocol-msgpack';
 import { Client } from 'undici';
+import WebSocket from 'ws';
 
 /** The warm-up's least time: V8 compiles a hot path's optimized code within a second's calls. */
 const WARM_UP_NS = 1_000_000_000n;
@@ -144,11 +149,80 @@ function grpcCaller(job) {
   return { call: () => send(kept), close: async () => kept.close() };
 }
 
+/**
+ * @microsoft/signalr over a WebSocket (negotiation skipped, as ProtocolBench's own client connects), the JSON or the
+ * MessagePack hub protocol: one connection kept open, or a new one (TCP, TLS, upgrade, hub handshake) for every call,
+ * stopped after it. The result goes back as JSON, a byte array as base64, outside the timed call.
+ */
+function hubCaller(job) {
+  const url = new URL('hub', job.host_url).toString();
+  const args = JSON.parse(Buffer.from(job.body, 'base64').toString('utf8'));
+  const timeout = job.timeout_seconds * 1000;
+  // The socket trusts exactly the project's certificate and checks the certificate's host name, as the .NET client.
+  const tls = job.tls ? { ca: readFileSync(job.certificate), servername: job.tls_host } : {};
+  class TrustingWebSocket extends WebSocket {
+    constructor(address, protocols, options) {
+      super(address, protocols, { ...options, ...tls });
+    }
+  }
+
+  const open = async () => {
+    const builder = new signalR.HubConnectionBuilder()
+      .withUrl(url, { transport: signalR.HttpTransportType.WebSockets, skipNegotiation: true, WebSocket: TrustingWebSocket, timeout })
+      .configureLogging(signalR.LogLevel.None);
+    if (job.hub_protocol === 'messagepack') {
+      builder.withHubProtocol(new MessagePackHubProtocol());
+    }
+    const connection = builder.build();
+    connection.serverTimeoutInMilliseconds = timeout;
+    await within(connection.start(), timeout);
+    return connection;
+  };
+  const invoke = async (connection) => {
+    try {
+      return await within(connection.invoke(job.method, ...args), timeout);
+    } catch (error) {
+      throw new Failed(error.message);
+    }
+  };
+  const bytes = (result) => Buffer.from(JSON.stringify(result, (_, value) => (value instanceof Uint8Array ? Buffer.from(value).toString('base64') : value)));
+
+  if (job.new_connection) {
+    return {
+      call: async () => {
+        const connection = await open();
+        try {
+          return await invoke(connection);
+        } finally {
+          await connection.stop();
+        }
+      },
+      close: async () => {},
+      bytes,
+    };
+  }
+
+  let kept;
+  return { call: async () => invoke(kept ??= await open()), close: async () => kept?.stop(), bytes };
+}
+
+/** The promise, or a failure after the call's limit. */
+function within(promise, ms) {
+  let timer;
+  return Promise.race([
+    promise,
+    new Promise((_, reject) => { timer = setTimeout(() => reject(new Failed(`no answer within ${ms} ms`)), ms); }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+const callers = { http: httpCaller, grpc: grpcCaller, signalr: hubCaller };
+
 async function measure(job, out) {
-  const { call, close } = (job.protocol === 'grpc' ? grpcCaller : httpCaller)(job);
+  // HTTP and gRPC answer bytes; a hub's result is turned into bytes by its caller, outside the timed call.
+  const { call, close, bytes = (raw) => raw } = callers[job.protocol](job);
   const each = job.answers === 'each';
   try {
-    const first = await call();
+    const first = bytes(await call());
     out(`answer ${first.toString('base64')}`);
 
     // Outside the timed call: a read's answer equals the first; a create's goes back to be checked.
@@ -167,7 +241,7 @@ async function measure(job, out) {
       const started = clock();
       let made = 0;
       while (made === 0 || clock() - started < nanoseconds) {
-        check(made, await call());
+        check(made, bytes(await call()));
         made += 1;
       }
       return made;
@@ -183,7 +257,7 @@ async function measure(job, out) {
         const started = clock();
         const answer = await call();
         elapsed += clock() - started;
-        check(index, answer);
+        check(index, bytes(answer));
       }
       out(`iteration ${(Number(elapsed) / calls).toFixed(1)}`);
     }
@@ -197,7 +271,8 @@ function versions() {
   const require = createRequire(import.meta.url);
   const version = (name) => require(`${name}/package.json`).version;
   return `Node.js ${process.versions.node}, undici ${version('undici')}, @grpc/grpc-js ${version('@grpc/grpc-js')}, ` +
-    `@grpc/proto-loader ${version('@grpc/proto-loader')}, OpenSSL ${process.versions.openssl}`;
+    `@grpc/proto-loader ${version('@grpc/proto-loader')}, @microsoft/signalr ${version('@microsoft/signalr')}, ` +
+    `@microsoft/signalr-protocol-msgpack ${version('@microsoft/signalr-protocol-msgpack')}, ws ${version('ws')}, OpenSSL ${process.versions.openssl}`;
 }
 
 async function main() {
