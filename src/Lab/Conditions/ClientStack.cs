@@ -28,7 +28,7 @@ public static class ClientStacks
 
     public static string Name(this ClientStack stack) => stack.ToString().ToLowerInvariant();
 
-    /// <summary>Whether the stack has a SignalR client (Node's @microsoft/signalr); the others make no hub cells.</summary>
+    /// <summary>Whether the stack has a SignalR client: ours, and Node's @microsoft/signalr; JMeter and Python make no hub cells.</summary>
     public static bool CallsHubs(this ClientStack stack) => stack is ClientStack.Dotnet or ClientStack.Node;
 
     /// <summary>

@@ -30,6 +30,32 @@ const WARM_UP_NS = 1_000_000_000n;
 
 class Failed extends Error {}
 
+/**
+ * A caller over one connection kept open (opened by the first call), or over a new one for every call, closed after
+ * it: open() makes a client (or a promise of one), send(client) makes the call, dispose(client) closes it.
+ */
+function connections(job, open, send, dispose) {
+  if (job.new_connection) {
+    return {
+      call: async () => {
+        const client = await open();
+        try {
+          return await send(client);
+        } finally {
+          await dispose(client);
+        }
+      },
+      close: async () => {},
+    };
+  }
+
+  let kept;
+  return {
+    call: async () => send(kept ??= await open()),
+    close: async () => kept && dispose(kept),
+  };
+}
+
 /** undici over HTTP/1.1: one Client (one connection) kept open, or a new one for every call, closed after it. */
 function httpCaller(job) {
   const origin = new URL(job.host_url).origin;
@@ -52,22 +78,7 @@ function httpCaller(job) {
     return raw;
   };
 
-  if (job.new_connection) {
-    return {
-      call: async () => {
-        const client = open();
-        try {
-          return await send(client);
-        } finally {
-          await client.close();
-        }
-      },
-      close: async () => {},
-    };
-  }
-
-  const kept = open();
-  return { call: () => send(kept), close: () => kept.close() };
+  return connections(job, open, send, (client) => client.close());
 }
 
 /** protocolbench.proto's descriptors as the harness sends them, as a FileDescriptorSet (field 1, repeated) for proto-loader. */
@@ -130,23 +141,9 @@ function grpcCaller(job) {
     });
   });
 
-  if (job.new_connection) {
-    // Without a subchannel pool of its own, grpc-js quietly shares one connection between clients to the same target.
-    return {
-      call: async () => {
-        const client = new grpc.Client(target, credentials, { ...options, 'grpc.use_local_subchannel_pool': 1 });
-        try {
-          return await send(client);
-        } finally {
-          client.close();
-        }
-      },
-      close: async () => {},
-    };
-  }
-
-  const kept = new grpc.Client(target, credentials, options);
-  return { call: () => send(kept), close: async () => kept.close() };
+  // Without a subchannel pool of its own, grpc-js quietly shares one connection between clients to the same target.
+  const own = job.new_connection ? { 'grpc.use_local_subchannel_pool': 1 } : {};
+  return connections(job, () => new grpc.Client(target, credentials, { ...options, ...own }), send, (client) => client.close());
 }
 
 /**
@@ -155,7 +152,7 @@ function grpcCaller(job) {
  * stopped after it. The result goes back as JSON, a byte array as base64, outside the timed call.
  */
 function hubCaller(job) {
-  const url = new URL('hub', job.host_url).toString();
+  const url = new URL(job.path, job.host_url).toString();
   const args = JSON.parse(Buffer.from(job.body, 'base64').toString('utf8'));
   const timeout = job.timeout_seconds * 1000;
   // The socket trusts exactly the project's certificate and checks the certificate's host name, as the .NET client.
@@ -187,23 +184,7 @@ function hubCaller(job) {
   };
   const bytes = (result) => Buffer.from(JSON.stringify(result, (_, value) => (value instanceof Uint8Array ? Buffer.from(value).toString('base64') : value)));
 
-  if (job.new_connection) {
-    return {
-      call: async () => {
-        const connection = await open();
-        try {
-          return await invoke(connection);
-        } finally {
-          await connection.stop();
-        }
-      },
-      close: async () => {},
-      bytes,
-    };
-  }
-
-  let kept;
-  return { call: async () => invoke(kept ??= await open()), close: async () => kept?.stop(), bytes };
+  return { ...connections(job, open, invoke, (connection) => connection.stop()), bytes };
 }
 
 /** The promise, or a failure after the call's limit. */
