@@ -49,14 +49,8 @@ public sealed class ForeignCell
                 : new(benchmarkCase, new PortableCall(protocol, "GET", "baseline", null, null, null, IsJson: false), null, marker);
         }
 
-        if (protocol is Protocol.SignalR or Protocol.SignalRMessagePack && !stack.CallsHubs())
-        {
-            return new(benchmarkCase, null, $"the {stack.Name()} stack has no SignalR client yet", marker);
-        }
-
-        return await PortableScenario.RecordAsync(scenario, protocol, marker) is { } call
-            ? new(benchmarkCase, call, null, marker)
-            : new(benchmarkCase, null, $"{Display.Of(protocol)} sends it as a stream, which the {stack.Name()} stack does not read yet", marker);
+        var (call, cannotMake) = await PortableScenario.ForAsync(stack, scenario, protocol, marker);
+        return new(benchmarkCase, call, cannotMake, marker);
     }
 
     /// <summary>

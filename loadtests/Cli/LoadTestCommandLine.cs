@@ -8,7 +8,7 @@ public static class LoadTestCommandLine
     /// <summary>The options, or the exit code when there is nothing to run (after --help: 0; bad options: 2).</summary>
     public static (LoadTestOptions? Options, int Exit) Parse(IReadOnlyList<string> args)
     {
-        var common = new CommonOptions { CallsThroughStacks = false };
+        var common = new CommonOptions();
         var mode = new Argument<Mode>("mode")
         {
             Description = "users: virtual users back to back (Śliwa & Pańczyk); paced: a fixed rate of single requests (Bolanowski); " +
@@ -108,9 +108,10 @@ public static class LoadTestCommandLine
             T Pick<T>(Option<T> option, T quickValue) => isQuick && !result.IsGiven(option) ? quickValue : result.GetValue(option)!;
 
             // With --as a paper's study, scenarios, protocols and pacing, unless given on the command line.
-            var settings = common.Read(result);
-            var preset = settings.Preset;
+            var preset = result.GetValue(common.As);
             var chosenMode = preset is not null && !result.IsGiven(mode) ? (preset.Paced ? Mode.Paced : Mode.Users) : result.GetValue(mode);
+            common.CallsThroughStacks = chosenMode == Mode.Paced;
+            var settings = common.Read(result);
             var given = result.GetValue(scenarios) ?? (preset is null ? null : LoadTestOptions.ScenariosNamed([.. preset.Scenarios]));
             var options = new LoadTestOptions
             {

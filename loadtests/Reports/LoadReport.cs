@@ -1,3 +1,4 @@
+using ProtocolBench.Lab.Conditions;
 using ProtocolBench.Lab.Reports;
 
 namespace ProtocolBench.LoadTests.Reports;
@@ -168,18 +169,28 @@ public static class LoadReport
         if (r.Paced.Count > 0)
         {
             rows.Add(("Paced", $"{s.Rate:0.##} requests/s on a fixed schedule × {s.Count} per cell after {s.PacedWarmup} back-to-back warm-up requests (excluded); " +
-                               $"scenarios {string.Join(", ", s.PacedScenarios)}; each timed by Stopwatch"));
+                               $"scenarios {string.Join(", ", s.PacedScenarios)}; " + PacedTiming(r.Run.Conditions.Client)));
             rows.Add(("Paced server cost", "not read: the service idles between paced requests, and an account over the cell would charge the idle " +
                                            "time to them; the benchmark command measures each operation's cost"));
         }
 
         rows.AddRange([
             ("Timeout", $"{s.TimeoutSeconds:0.#} s on every request (HttpClient timeout, gRPC deadline, and a cancellation backstop 1 s later)"),
-            ("Bytes", "counted at the client's sockets: plaintext on HTTP, TLS records on HTTPS; MB = 10⁶ bytes, KB = 10³"),
+            ("Bytes", "counted at the client's sockets: plaintext on HTTP, TLS records on HTTPS; MB = 10⁶ bytes, KB = 10³" +
+                      (r.Run.Conditions.Client == ClientStack.Dotnet ? "" : "; not read through another client stack")),
             ("Responses", "every response is checked before it counts (row counts, lengths, values); a wrong one counts as failed"),
         ]);
         return r.Run.Setup([.. rows]);
     }
+
+    /// <summary>How the paced requests were sent and timed: by this process, or by another client stack's (--client).</summary>
+    private static string PacedTiming(ClientStack client) => client switch
+    {
+        ClientStack.Dotnet => "each timed by Stopwatch",
+        _ => $"sent and timed by the {client.Name()} stack in a process of its own (--client), one request at a time, so a request that outlasts the " +
+             "interval delays the next (latest start shows it)" + (client == ClientStack.Jmeter ? "; JMeter's elapsed times and starts, in whole milliseconds" : "") +
+             "; every answer read and checked by this project's client code; creates are not made (one recorded request is sent again and again)",
+    };
 
     private static void Checks(Report report, RunReport r)
     {

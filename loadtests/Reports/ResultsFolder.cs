@@ -112,7 +112,7 @@ public sealed class ResultsFolder
         cells.Select(c => new object?[]
         {
             c.Scenario.Name, c.Protocol, c.Transport, N(c.Rate), c.Count, c.Status, N(c.MedianMs), N(c.MeanMs), N(c.P95Ms), N(c.MinMs), N(c.MaxMs), N(c.MaxLateMs),
-            N(c.BytesReceived / 1e6), N(c.BytesSent / 1e6), c.Requests.Issued, c.Requests.Ok, c.Requests.Failed, c.Requests.TimedOut, c.Requests.Cancelled,
+            N(c.BytesReceived / 1e6 ?? double.NaN), N(c.BytesSent / 1e6 ?? double.NaN), c.Requests.Issued, c.Requests.Ok, c.Requests.Failed, c.Requests.TimedOut, c.Requests.Cancelled,
             c.Requests.Balanced ? "yes" : "NO", c.Requests.ErrorText,
         }));
 

@@ -1,14 +1,22 @@
-using ProtocolBench.Lab.Statistics;
+using ProtocolBench.Lab.Conditions;
 using Spectre.Console;
 
 namespace ProtocolBench.LoadTests.Studies;
 
 /// <summary>
 /// Bolanowski's study: one request every 1/rate seconds on a fixed schedule (the next one does not wait for a slow
-/// answer, so a stall shows as latency instead of hiding as a gap), each timed by Stopwatch, one series per cell.
+/// answer, so a stall shows as latency instead of hiding as a gap), each timed by Stopwatch, one series per cell. With
+/// --client another stack's process sends the stream and times it (<see cref="StackStream"/>).
 /// </summary>
 public sealed class PacedStudy(LoadTestOptions options, ClientPool pool, ServiceSession services, ResultsFolder results, CreatedAuthors created)
 {
+    /// <summary>The pause between the warm-up and the first paced request: the service's tier-1 compiler works in the background.</summary>
+    public static readonly TimeSpan Settle = TimeSpan.FromMilliseconds(500);
+
+    private readonly StackStream? _stack = options.Common.Conditions.Client == ClientStack.Dotnet
+        ? null
+        : new StackStream(options, options.Common.ClientOptions(services.Addresses) with { CallTimeout = options.Timeout });
+
     public List<PacedCell> Cells { get; } = [];
 
     public long PlannedRequests =>
@@ -46,6 +54,15 @@ public sealed class PacedStudy(LoadTestOptions options, ClientPool pool, Service
     private async Task<PacedCell> RunCellAsync(Scenario scenario, Protocol protocol, Transport transport, LiveProgress progress, CancellationToken stop)
     {
         using var cellStop = CancellationTokenSource.CreateLinkedTokenSource(stop, services.Alive(protocol));
+        var label = $"paced {scenario.Name} · {Display.Of(protocol)} {transport.ToString().ToUpperInvariant()} · {options.Rate:0.##}/s";
+        if (_stack is not null)
+        {
+            var cell = await _stack.RunCellAsync(scenario, protocol, transport, label, progress, cellStop.Token);
+            return stop.IsCancellationRequested ? cell with { Status = "interrupted" }
+                : services.Deaths.TryGetValue(protocol, out var died) ? cell with { Status = $"aborted: {died}" }
+                : cell;
+        }
+
         IProtocolClient client;
         try
         {
@@ -57,7 +74,6 @@ public sealed class PacedStudy(LoadTestOptions options, ClientPool pool, Service
         }
 
         var ledger = scenario.Creates ? new CreateLedger(created.Name($"paced-{protocol}-{transport}-".ToLowerInvariant())) : null;
-        var label = $"paced {scenario.Name} · {Display.Of(protocol)} {transport.ToString().ToUpperInvariant()} · {options.Rate:0.##}/s";
 
         var warmup = new UserLoad(new ScenarioSender(scenario, options.Timeout, ledger, "w"), [client], 1, options.PacedWarmup);
         progress.Begin($"{label} [grey](warm-up)[/]", warmup.Planned, () => warmup.Completed);
@@ -65,8 +81,7 @@ public sealed class PacedStudy(LoadTestOptions options, ClientPool pool, Service
         GC.Collect();
         try
         {
-            // The service's tier-1 compiler works in the background; let it finish before the first timed request.
-            await Task.Delay(TimeSpan.FromMilliseconds(500), cellStop.Token);
+            await Task.Delay(Settle, cellStop.Token);
         }
         catch (OperationCanceledException)
         {
@@ -115,17 +130,13 @@ public sealed class PacedStudy(LoadTestOptions options, ClientPool pool, Service
 
         var after = pool.Wire(protocol, transport);
         var taken = samples.Where(s => s is not null).Select(s => s!).ToList();
-        var ok = taken.Where(s => s.Outcome == OutcomeKind.Ok).Select(s => s.LatencyMs).Order().ToArray();
         var status = stop.IsCancellationRequested
             ? "interrupted"
             : services.Deaths.TryGetValue(protocol, out var death) ? $"aborted: {death}" : UserCell.Complete;
         var nothingLost = ledger is null ? null : await NothingLostResult.CheckAsync(services.Database, ledger, CancellationToken.None);
-        return new PacedCell(
-            scenario, protocol, transport, options.Rate, options.Count, status,
-            Statistic.Median(ok), ok.Length == 0 ? double.NaN : ok.Average(), Statistic.Percentile(ok, 95),
-            ok.Length == 0 ? double.NaN : ok[0], ok.Length == 0 ? double.NaN : ok[^1],
-            taken.Count == 0 ? 0 : taken.Max(s => s.StartedMs - s.ScheduledMs),
-            after.Sent - before.Sent, after.Received - before.Received, sender.Tally.Summary(), nothingLost, taken);
+        return PacedCell.Of(
+            scenario, protocol, transport, options.Rate, options.Count, status, taken, (after.Sent - before.Sent, after.Received - before.Received),
+            sender.Tally.Summary(), nothingLost);
     }
 
     private static async Task<PacedSample> OneAsync(ScenarioSender sender, IProtocolClient client, int index, long origin, long due, CancellationToken stop)
@@ -140,9 +151,8 @@ public sealed class PacedStudy(LoadTestOptions options, ClientPool pool, Service
             attempt.Outcome.Error);
     }
 
-    private PacedCell Empty(Scenario scenario, Protocol protocol, Transport transport, string status) => new(
-        scenario, protocol, transport, options.Rate, options.Count, status, double.NaN, double.NaN, double.NaN, double.NaN,
-        double.NaN, 0, 0, 0, new RequestTally().Summary(), null, []);
+    private PacedCell Empty(Scenario scenario, Protocol protocol, Transport transport, string status) =>
+        PacedCell.Empty(scenario, protocol, transport, options.Rate, options.Count, status);
 
     private static string Describe(PacedCell c)
     {

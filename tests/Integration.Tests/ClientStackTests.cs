@@ -149,6 +149,56 @@ public sealed class ClientStackTests(SqliteServices fixture)
     }
 
     /// <summary>
+    /// The load command's paced stream through another stack: every paced request comes back in order with its lateness
+    /// and time, the first answer passes the checks, and no answer differs from it (else it would come back to be checked).
+    /// </summary>
+    [Theory]
+    [InlineData(ClientStack.Jmeter, Protocol.Rest, Transport.Https, true)]
+    [InlineData(ClientStack.Jmeter, Protocol.Grpc, Transport.Http, false)]
+    [InlineData(ClientStack.Python, Protocol.Rest, Transport.Http, false)]
+    [InlineData(ClientStack.Python, Protocol.Grpc, Transport.Https, true)]
+    [InlineData(ClientStack.Node, Protocol.GraphQL, Transport.Https, false)]
+    [InlineData(ClientStack.Node, Protocol.Grpc, Transport.Http, true)]
+    [InlineData(ClientStack.Node, Protocol.SignalRMessagePack, Transport.Http, false)]
+    public async Task AForeignStackSendsThePacedStreamOnItsScheduleAndEveryAnswerIsChecked(ClientStack client, Protocol protocol, Transport transport, bool newConnection)
+    {
+        Assert.SkipWhen(VersionsOf(client) is null, ClientStacks.Missing(client));
+        var scenario = Catalogue.Named("sample");
+        var call = (await PortableScenario.RecordAsync(scenario, protocol, ""))!;
+        var stack = new StackRunner(client, fixture.ClientOptions with { TrustedCertificatePath = ProjectPaths.TrustedCertificate });
+        var seen = new List<int>();
+
+        var stream = await stack.PaceAsync(new StackRunner.Cell(call, transport, newConnection), new StackRunner.Pacing(20, 6, 2, TimeSpan.FromMilliseconds(50)), r => seen.Add(r.Index), Token);
+
+        await PortableScenario.CheckAsync(scenario, protocol, "", stream.First!);
+        Assert.Equal([0, 1, 2, 3, 4, 5], seen);
+        Assert.All(stream.Requests, r => Assert.Equal((OutcomeKind.Ok, null), (r.Outcome, r.Answer)));
+        Assert.All(stream.Requests, r => Assert.True(r.ElapsedMs >= 0 && r.LateMs >= -1, $"request {r.Index}: late {r.LateMs} ms, took {r.ElapsedMs} ms"));
+    }
+
+    /// <summary>A refused request in the paced stream is reported with its code and the stream goes on (REST's status, gRPC's).</summary>
+    [Theory]
+    [InlineData(ClientStack.Jmeter, Protocol.Rest, "api/no-such-route", "HTTP_404")]
+    [InlineData(ClientStack.Jmeter, Protocol.Grpc, "/protocolbench.v1.Payloads/NoSuchMethod", "UNIMPLEMENTED")]
+    [InlineData(ClientStack.Python, Protocol.Rest, "api/no-such-route", "HTTP_404")]
+    [InlineData(ClientStack.Python, Protocol.Grpc, "/protocolbench.v1.Payloads/NoSuchMethod", "UNIMPLEMENTED")]
+    [InlineData(ClientStack.Node, Protocol.Rest, "api/no-such-route", "HTTP_404")]
+    [InlineData(ClientStack.Node, Protocol.Grpc, "/protocolbench.v1.Payloads/NoSuchMethod", "UNIMPLEMENTED")]
+    public async Task AForeignStacksPacedStreamReportsEachRefusalAndGoesOn(ClientStack client, Protocol protocol, string path, string code)
+    {
+        Assert.SkipWhen(VersionsOf(client) is null, ClientStacks.Missing(client));
+        var call = (await PortableScenario.RecordAsync(Catalogue.Named("int-max"), protocol, ""))! with { Path = path };
+        var stack = new StackRunner(client, fixture.ClientOptions);
+
+        var stream = await stack.PaceAsync(new StackRunner.Cell(call, Transport.Http, false), new StackRunner.Pacing(20, 3, 1, TimeSpan.Zero), _ => { }, Token);
+
+        Assert.Null(stream.First);
+        Assert.Equal(3, stream.Requests.Count);
+        Assert.All(stream.Requests, r => Assert.Equal((OutcomeKind.Failed, code), (r.Outcome, r.Code)));
+        Assert.True(Outcome.Failure(code).Definite, $"{code} is a refusal: the service applied nothing");
+    }
+
+    /// <summary>
     /// Another stack says what went wrong when the service refuses the call (REST's status, gRPC's), rather than timing
     /// the refusal.
     /// </summary>

@@ -205,6 +205,21 @@ public sealed partial class CommandTests : IDisposable
     }
 
     /// <summary>
+    /// The load command calls through another client stack in its paced stream only: asked for virtual users through one,
+    /// it says so in one line and exits 2 before anything starts.
+    /// </summary>
+    [Fact]
+    public async Task TheLoadCommandRefusesAnotherClientStackForItsVirtualUsers()
+    {
+        await using var command = CommandProcess.Start("loadtests", "ProtocolBench.LoadTests.dll", "users", "--client", "python", "--results", Path.Combine(_work, "results"));
+
+        Assert.Equal(2, await command.ExitCodeAsync(ExitTimeout));
+        var line = Assert.Single(command.Output.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.Contains("--client python: the load command calls through another stack in its paced stream only", line);
+        Assert.False(Directory.Exists(Path.Combine(_work, "results")), "the command made its results folder before refusing the option");
+    }
+
+    /// <summary>
     /// The report as a reader sees it: a real run of two short rounds, its summary.html opened in headless Chromium at
     /// 1,400 px. Every table and chart must render with content and fit the width (no horizontal scrolling), and the
     /// page must log no error. The screenshot is kept with the test results (TestResults/summary-1400px.png).

@@ -116,13 +116,16 @@ public sealed class CommonOptions
                       "JMeter (its HTTP sampler on HttpClient 4; grpc-java for gRPC, each answer printed as JSON), as Bolanowski et al. " +
                       "measured; python in a process of Debian's Python (requests for REST and GraphQL over HTTP/1.1, grpcio for gRPC), " +
                       "as Kamiński et al. measured; node in a Node.js process (undici, @grpc/grpc-js, @microsoft/signalr). Their answers are checked as the .NET client's are, and the cells a stack cannot " +
-                      "make are listed in the report. The benchmark command only [default: dotnet]",
+                      "make are listed in the report. The benchmark command, and the load command's paced stream [default: dotnet]",
         HelpName = "dotnet|jmeter|python|node",
         CustomParser = result => ValueParsers.Parse(result, ClientStacks.Parse),
     };
 
-    /// <summary>Whether the command measures through other client stacks (--client); the load command does not yet, and ignores a preset's stack.</summary>
-    public bool CallsThroughStacks { get; init; } = true;
+    /// <summary>
+    /// Whether the command calls through other client stacks (--client): the benchmark always; the load command in its
+    /// paced stream only, so it sets this from its mode and otherwise ignores a preset's stack.
+    /// </summary>
+    public bool CallsThroughStacks { get; set; } = true;
 
     public Option<PaperPreset?> As { get; } = new("--as")
     {
@@ -224,7 +227,8 @@ public sealed class CommonOptions
         if (!CallsThroughStacks && client != ClientStack.Dotnet)
         {
             client = result.IsGiven(Client)
-                ? throw new UsageException("--client: the load command's users and paced stream call through the .NET client only so far; the benchmark command measures through the other stacks.")
+                ? throw new UsageException($"--client {client.Name()}: the load command calls through another stack in its paced stream only (the paced mode, or --as bolanowski); " +
+                                           "its virtual users, rate sweep and driver check call through the .NET client. The benchmark command measures every cell through the other stacks.")
                 : ClientStack.Dotnet;
         }
 

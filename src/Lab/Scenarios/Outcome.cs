@@ -27,6 +27,9 @@ public readonly record struct Outcome(OutcomeKind Kind, string? Error = null, bo
         _ => new(OutcomeKind.Failed, e.GetType().Name),
     };
 
+    /// <summary>A failure another client stack reported by its code (HTTP_404, NOT_FOUND, transport): a refusal is definite.</summary>
+    public static Outcome Failure(string code) => new(OutcomeKind.Failed, code, IsRefusal(code));
+
     // A 4xx-like refusal happens before any write (docs/limits-and-errors.md); a 5xx, UNAVAILABLE or a reset may or may not have committed.
     private static bool IsRefusal(string code) =>
         code is "INVALID_ARGUMENT" or "NOT_FOUND" or "ALREADY_EXISTS" or "FAILED_PRECONDITION" or "PERMISSION_DENIED"

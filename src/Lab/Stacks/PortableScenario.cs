@@ -1,3 +1,4 @@
+using ProtocolBench.Lab.Conditions;
 using ProtocolBench.Lab.Scenarios;
 
 namespace ProtocolBench.Lab.Stacks;
@@ -22,6 +23,22 @@ public static class PortableScenario
         }
 
         return recorder.Recorded;
+    }
+
+    /// <summary>
+    /// The call the stack sends for the scenario over the protocol, or why it cannot make it (a hub without a SignalR
+    /// client in the stack, a gRPC stream) as the reports list it.
+    /// </summary>
+    public static async Task<(PortableCall? Call, string? CannotMake)> ForAsync(ClientStack stack, Scenario scenario, Protocol protocol, string marker)
+    {
+        if (protocol is Protocol.SignalR or Protocol.SignalRMessagePack && !stack.CallsHubs())
+        {
+            return (null, $"the {stack.Name()} stack has no SignalR client yet");
+        }
+
+        return await RecordAsync(scenario, protocol, marker) is { } call
+            ? (call, null)
+            : (null, $"{Display.Of(protocol)} sends it as a stream, which the {stack.Name()} stack does not read yet");
     }
 
     /// <summary>Reads and checks an answer to <see cref="RecordAsync"/>'s call and returns it read; throws what the reading or the checks throw.</summary>

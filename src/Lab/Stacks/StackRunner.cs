@@ -1,6 +1,7 @@
 using System.Text.Json;
 using ProtocolBench.Lab.Conditions;
 using ProtocolBench.Lab.Services;
+using ProtocolBench.Lab.Scenarios;
 
 namespace ProtocolBench.Lab.Stacks;
 
@@ -39,6 +40,106 @@ public sealed class StackRunner(ClientStack stack, ClientOptions client)
     /// <summary>Runs the cell's calls; throws <see cref="InvalidDataException"/> with the stack's own words when it failed, <see cref="TimeoutException"/> when it hung.</summary>
     public async Task<Measurement> MeasureAsync(Cell cell, Iterations iterations, CancellationToken cancellationToken)
     {
+        var answers = new List<byte[]>();
+        var times = new List<double>();
+        var exitCode = await RunAsync(Job(cell, MeasureFields(cell, iterations)), CellTimeout, (kind, value) =>
+        {
+            switch (kind)
+            {
+                case "answer":
+                    answers.Add(Convert.FromBase64String(value));
+                    break;
+                case "iteration":
+                    times.Add(double.Parse(value, CultureInfo.InvariantCulture));
+                    break;
+            }
+        }, cancellationToken);
+        return exitCode == 0 && answers.Count > 0 && times.Count == iterations.Count
+            ? new Measurement(answers, times)
+            : throw new InvalidDataException($"{stack.Name()} exited {exitCode} after {times.Count} of {iterations.Count} iterations");
+    }
+
+    /// <summary>
+    /// The load command's paced stream (--client), as the stack sends it from one thread: <see cref="Pacing.WarmUp"/>
+    /// requests back to back, a pause of <see cref="Pacing.Settle"/>, then <see cref="Pacing.Count"/> requests on a fixed
+    /// schedule of <see cref="Pacing.Rate"/> a second.
+    /// </summary>
+    public sealed record Pacing(double Rate, int Count, int WarmUp, TimeSpan Settle);
+
+    /// <summary>
+    /// One paced request as the stack timed it (ms): how late it started against the schedule and how long it took; when
+    /// it failed, how (<see cref="Code"/>: HTTP_404, NOT_FOUND, timeout, transport) and the stack's words; when its answer
+    /// differs from the first, that answer, to be checked on its own.
+    /// </summary>
+    public sealed record PacedRequest(int Index, double LateMs, double ElapsedMs, OutcomeKind Outcome, string? Code, string? Message, byte[]? Answer);
+
+    /// <summary>What the paced stream gave: the first good answer (null when none came) and every paced request.</summary>
+    public sealed record PacedStream(byte[]? First, IReadOnlyList<PacedRequest> Requests);
+
+    /// <summary>
+    /// Runs the paced stream, handing each request to <paramref name="onRequest"/> as it ends; throws <see cref="InvalidDataException"/>
+    /// when the stack failed or stopped early, <see cref="TimeoutException"/> when it hung.
+    /// </summary>
+    public async Task<PacedStream> PaceAsync(Cell cell, Pacing pacing, Action<PacedRequest> onRequest, CancellationToken cancellationToken)
+    {
+        byte[]? first = null;
+        var requests = new List<PacedRequest>();
+        var fields = new Dictionary<string, object?>
+        {
+            ["mode"] = "paced",
+            ["new_connection"] = cell.NewConnection,
+            ["rate"] = pacing.Rate,
+            ["count"] = pacing.Count,
+            ["warmup_count"] = pacing.WarmUp,
+            ["settle_ms"] = (long)pacing.Settle.TotalMilliseconds,
+        };
+        // The stream's own length, and every request's limit once more.
+        var limit = TimeSpan.FromSeconds(pacing.Count / pacing.Rate) + pacing.Settle + CellTimeout;
+        var exitCode = await RunAsync(Job(cell, fields), limit, (kind, value) =>
+        {
+            if (kind == "answer")
+            {
+                first ??= Convert.FromBase64String(value);
+            }
+            else if (kind == "sample")
+            {
+                var request = ReadRequest(value);
+                requests.Add(request);
+                onRequest(request);
+            }
+        }, cancellationToken);
+        return exitCode == 0 && requests.Count == pacing.Count
+            ? new PacedStream(first, requests)
+            : throw new InvalidDataException($"{stack.Name()} exited {exitCode} after {requests.Count} of {pacing.Count} paced requests");
+    }
+
+    /// <summary>"INDEX LATE_MS ELAPSED_MS ok [BASE64]" or "INDEX LATE_MS ELAPSED_MS failed|timedout CODE MESSAGE".</summary>
+    private PacedRequest ReadRequest(string line)
+    {
+        var parts = line.Split(' ', 6);
+        if (parts.Length < 4)
+        {
+            throw new InvalidDataException($"{stack.Name()} wrote a sample this harness cannot read: {line}");
+        }
+
+        var index = int.Parse(parts[0], CultureInfo.InvariantCulture);
+        var (late, elapsed) = (double.Parse(parts[1], CultureInfo.InvariantCulture), double.Parse(parts[2], CultureInfo.InvariantCulture));
+        return parts[3] switch
+        {
+            "ok" => new PacedRequest(index, late, elapsed, OutcomeKind.Ok, null, null, parts.Length > 4 ? Convert.FromBase64String(parts[4]) : null),
+            "failed" or "timedout" => new PacedRequest(
+                index, late, elapsed, parts[3] == "failed" ? OutcomeKind.Failed : OutcomeKind.TimedOut, parts.ElementAtOrDefault(4) ?? "failed",
+                parts.ElementAtOrDefault(5), null),
+            _ => throw new InvalidDataException($"{stack.Name()} wrote a sample this harness cannot read: {line}"),
+        };
+    }
+
+    /// <summary>
+    /// Starts the stack's program, writes the job, hands each line it writes to <paramref name="onLine"/> (its kind and the
+    /// rest) and returns its exit code; an <c>error</c> line throws <see cref="InvalidDataException"/> with the stack's words.
+    /// </summary>
+    private async Task<int> RunAsync(string job, TimeSpan limit, Action<string, string> onLine, CancellationToken cancellationToken)
+    {
         using var process = Process.Start(new ProcessStartInfo(_program.FileName, _program.Arguments)
         {
             RedirectStandardInput = true,
@@ -49,38 +150,29 @@ public sealed class StackRunner(ClientStack stack, ClientOptions client)
         process.ErrorDataReceived += (_, e) => errors.Add(e.Data ?? "");
         process.BeginErrorReadLine();
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        timeout.CancelAfter(CellTimeout);
+        timeout.CancelAfter(limit);
         try
         {
-            await process.StandardInput.WriteLineAsync(Job(cell, iterations));
+            await process.StandardInput.WriteLineAsync(job);
             process.StandardInput.Close();
-            var answers = new List<byte[]>();
-            var times = new List<double>();
             while (await process.StandardOutput.ReadLineAsync(timeout.Token) is { } line)
             {
                 var space = line.IndexOf(' ');
                 var (kind, value) = space > 0 ? (line[..space], line[(space + 1)..]) : (line, "");
-                switch (kind)
+                if (kind == "error")
                 {
-                    case "answer":
-                        answers.Add(Convert.FromBase64String(value));
-                        break;
-                    case "iteration":
-                        times.Add(double.Parse(value, CultureInfo.InvariantCulture));
-                        break;
-                    case "error":
-                        throw new InvalidDataException($"{stack.Name()}: {value}");
+                    throw new InvalidDataException($"{stack.Name()}: {value}");
                 }
+
+                onLine(kind, value);
             }
 
             await process.WaitForExitAsync(timeout.Token);
-            return process.ExitCode == 0 && answers.Count > 0 && times.Count == iterations.Count
-                ? new Measurement(answers, times)
-                : throw new InvalidDataException($"{stack.Name()} exited {process.ExitCode} after {times.Count} of {iterations.Count} iterations: {errors}");
+            return process.ExitCode == 0 ? 0 : throw new InvalidDataException($"{stack.Name()} exited {process.ExitCode}: {errors}");
         }
         catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
         {
-            throw new TimeoutException($"{stack.Name()} took more than {CellTimeout.TotalMinutes:F0} min");
+            throw new TimeoutException($"{stack.Name()} took more than {limit.TotalMinutes:F0} min");
         }
         finally
         {
@@ -91,15 +183,24 @@ public sealed class StackRunner(ClientStack stack, ClientOptions client)
         }
     }
 
-    /// <summary>The job as the stack's program reads it (the same for every stack).</summary>
-    private string Job(Cell cell, Iterations iterations)
+    private static Dictionary<string, object?> MeasureFields(Cell cell, Iterations iterations) => new()
+    {
+        ["new_connection"] = cell.NewConnection,
+        ["iterations"] = iterations.Count,
+        ["iteration_ns"] = (long)(iterations.Time.TotalMilliseconds * 1_000_000),
+        ["warmup"] = iterations.WarmUp,
+        ["answers"] = cell.EveryAnswer ? "each" : "first",
+    };
+
+    /// <summary>The job as the stack's program reads it (the same for every stack): the call, and the mode's own fields.</summary>
+    private string Job(Cell cell, Dictionary<string, object?> fields)
     {
         var call = cell.Call;
         var addresses = client.Addresses;
         var (http, https) = addresses.Ports(call.Protocol);
         var tls = cell.Transport == Transport.Https;
         var port = tls ? https : http;
-        return JsonSerializer.Serialize(new Dictionary<string, object?>
+        var job = new Dictionary<string, object?>
         {
             ["protocol"] = call.HubProtocol is not null ? "signalr" : call.Protocol == Protocol.Grpc ? "grpc" : "http",
             ["hub_protocol"] = call.HubProtocol,
@@ -117,12 +218,13 @@ public sealed class StackRunner(ClientStack stack, ClientOptions client)
             ["decode"] = call.IsJson ? "json" : "bytes",
             ["reply_type"] = call.ReplyType,
             ["descriptors"] = PortableCall.Descriptors.Select(Convert.ToBase64String).ToList(),
-            ["new_connection"] = cell.NewConnection,
             ["timeout_seconds"] = client.CallTimeout.TotalSeconds,
-            ["iterations"] = iterations.Count,
-            ["iteration_ns"] = (long)(iterations.Time.TotalMilliseconds * 1_000_000),
-            ["warmup"] = iterations.WarmUp,
-            ["answers"] = cell.EveryAnswer ? "each" : "first",
-        });
+        };
+        foreach (var (name, value) in fields)
+        {
+            job[name] = value;
+        }
+
+        return JsonSerializer.Serialize(job);
     }
 }

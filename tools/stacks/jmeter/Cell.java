@@ -8,6 +8,7 @@ import com.google.protobuf.util.JsonFormat;
 import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
 import io.grpc.MethodDescriptor;
+import io.grpc.StatusRuntimeException;
 import io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.NegotiationType;
 import io.grpc.netty.NettyChannelBuilder;
@@ -47,6 +48,7 @@ import org.apache.jmeter.testelement.TestElement;
 import org.apache.jmeter.testelement.TestPlan;
 import org.apache.jmeter.threads.AbstractThreadGroup;
 import org.apache.jmeter.threads.ThreadGroup;
+import org.apache.jmeter.timers.Timer;
 import org.apache.jmeter.util.JMeterUtils;
 import org.apache.jorphan.collections.HashTree;
 
@@ -69,6 +71,16 @@ import org.apache.jorphan.collections.HashTree;
  *     iteration NS        one iteration's mean time per call, in nanoseconds
  *     done
  *     error MESSAGE       instead of the rest, and exit 1
+ *
+ * A paced job (ProtocolBench's load command, "mode": "paced") runs warmup_count samples back to back, pauses settle_ms,
+ * then count samples on a fixed schedule of rate a second (the Schedule timer), in the one thread (a sample that
+ * outlasts the interval delays the next, which shows as its lateness), and writes what cell.py's paced job writes:
+ *
+ *     answer BASE64                       the first good answer's bytes, which the harness checks
+ *     sample INDEX LATE_MS ELAPSED_MS ok [BASE64]
+ *                                         JMeter's elapsed time; an answer that differs from the first goes back with it
+ *     sample INDEX LATE_MS ELAPSED_MS failed|timedout CODE MESSAGE
+ *     done
  *
  * "Cell --versions" prints the stack's versions (and loads OpenSSL, which gRPC's TLS needs).
  */
@@ -114,15 +126,19 @@ public final class Cell {
     /** Runs the job's calls in JMeter's engine; false when a call failed or an answer differed (the error line is written). */
     private static boolean measure(JsonObject job) {
         startJMeter(job.get("new_connection").getAsBoolean());
-        Tally tally = new Tally(job);
+        boolean paced = job.has("mode") && job.get("mode").getAsString().equals("paced");
+        Schedule schedule = paced ? new Schedule(job) : null;
+        Tally tally = new Tally(job, schedule);
 
         ThreadGroup group = new ThreadGroup();
         group.setName("cell");
         group.setNumThreads(1);
         group.setRampUp(0);
-        group.setProperty(AbstractThreadGroup.ON_SAMPLE_ERROR, AbstractThreadGroup.ON_SAMPLE_ERROR_STOPTHREAD);
+        // A paced stream goes on past a failed sample, which it reports; a measured cell stops at the first.
+        group.setProperty(AbstractThreadGroup.ON_SAMPLE_ERROR,
+            paced ? AbstractThreadGroup.ON_SAMPLE_ERROR_CONTINUE : AbstractThreadGroup.ON_SAMPLE_ERROR_STOPTHREAD);
         LoopController loop = new LoopController();
-        loop.setLoops(LoopController.INFINITE_LOOP_COUNT);
+        loop.setLoops(paced ? schedule.samples() : LoopController.INFINITE_LOOP_COUNT);
         loop.setFirst(true);
         loop.initialize();
         group.setSamplerController(loop);
@@ -141,6 +157,9 @@ public final class Cell {
                 headers.add(new Header("Content-Type", job.get("content_type").getAsString()));
                 threads.add(headers);
             }
+        }
+        if (paced) {
+            threads.add(schedule);
         }
         threads.add(tally);
 
@@ -209,6 +228,7 @@ public final class Cell {
      * iteration, and stops the thread when the last iteration is written or a sample failed.
      */
     public static final class Tally extends AbstractTestElement implements SampleListener, NoThreadClone {
+        private final Schedule schedule;
         private final boolean everyAnswer;
         private final int iterations;
         private final long iterationNs;
@@ -224,14 +244,17 @@ public final class Cell {
 
         /** For JMeter's cloning, which NoThreadClone spares this element. */
         public Tally() {
-            this(null);
+            this(null, null);
         }
 
-        Tally(JsonObject job) {
-            everyAnswer = job != null && job.get("answers").getAsString().equals("each");
-            boolean warmUp = job != null && job.get("warmup").getAsBoolean();
-            iterations = job == null ? 0 : job.get("iterations").getAsInt();
-            iterationNs = job == null ? 0 : job.get("iteration_ns").getAsLong();
+        Tally(JsonObject job, Schedule schedule) {
+            this.schedule = schedule;
+            // A paced job has no iterations: its schedule says how many samples.
+            boolean measured = job != null && schedule == null;
+            everyAnswer = measured && job.get("answers").getAsString().equals("each");
+            boolean warmUp = measured && job.get("warmup").getAsBoolean();
+            iterations = measured ? job.get("iterations").getAsInt() : 0;
+            iterationNs = measured ? job.get("iteration_ns").getAsLong() : 0;
             warmUpNs = Math.max(JVM_WARMUP_NS, iterationNs);
             callsPerIteration = warmUp ? 0 : 1;
             setName("ProtocolBench's tally");
@@ -245,6 +268,10 @@ public final class Cell {
         public void sampleOccurred(SampleEvent event) {
             SampleResult result = event.getResult();
             try {
+                if (schedule != null) {
+                    pace(result);
+                    return;
+                }
                 tally(result);
             } catch (RuntimeException e) {
                 Out.line("error " + e.getMessage());
@@ -253,9 +280,9 @@ public final class Cell {
         }
 
         private void tally(SampleResult result) {
-            String code = result.getResponseCode();
-            if (!result.isSuccessful() || code == null || !code.startsWith("2")) {
-                throw new IllegalStateException((code == null || code.isEmpty() ? "" : "HTTP " + code + ": ")
+            if (!succeeded(result)) {
+                String code = result.getResponseCode();
+                throw new IllegalStateException((code == null || code.isEmpty() ? "" : code.matches("\\d+") ? "HTTP " + code + ": " : code + ": ")
                     + result.getResponseMessage() + " " + abbreviated(result.getResponseDataAsString()));
             }
 
@@ -295,6 +322,44 @@ public final class Cell {
             }
         }
 
+        /**
+         * A sample of the paced stream: the warm-up's are not written (the first good answer is, to be checked); each
+         * paced one is, with its lateness against the schedule and JMeter's elapsed time, both whole milliseconds.
+         */
+        private void pace(SampleResult result) {
+            int index = (int) samples++ - schedule.warmUp;
+            boolean ok = succeeded(result);
+            byte[] answer = ok ? result.getResponseData() : null;
+            if (ok && first == null) {
+                first = answer;
+                Out.line("answer " + Base64.getEncoder().encodeToString(answer));
+            }
+            if (index < 0) {
+                return;
+            }
+
+            String timing = String.format(Locale.ROOT, "sample %d %.3f %d", index, result.getStartTime() - schedule.due(index), result.getTime());
+            if (ok) {
+                Out.line(timing + " ok" + (Arrays.equals(answer, first) ? "" : " " + Base64.getEncoder().encodeToString(answer)));
+            } else {
+                String code = result.getResponseCode() == null ? "" : result.getResponseCode();
+                String message = result.getResponseMessage() == null ? "" : result.getResponseMessage();
+                // JMeter's HTTP sampler reports a client-side exception as "Non HTTP response code: <its class>".
+                boolean timedOut = code.contains("Timeout") || code.equals("DEADLINE_EXCEEDED");
+                String name = code.matches("\\d+") ? "HTTP_" + code : timedOut ? "timeout" : code.isEmpty() || code.startsWith("Non HTTP") ? "transport" : code;
+                Out.line(timing + (timedOut ? " timedout " : " failed ") + name + " " + code + " " + message);
+            }
+            if (index == schedule.count - 1) {
+                Out.line("done");
+                finished = true;
+            }
+        }
+
+        private static boolean succeeded(SampleResult result) {
+            String code = result.getResponseCode();
+            return result.isSuccessful() && code != null && code.startsWith("2");
+        }
+
         private static String abbreviated(String text) {
             return text == null ? "" : text.length() <= 200 ? text : text.substring(0, 200);
         }
@@ -305,6 +370,60 @@ public final class Cell {
 
         @Override
         public void sampleStopped(SampleEvent event) {
+        }
+    }
+
+    /**
+     * The paced stream's timer: no delay in the warm-up, then a pause of settle_ms and one sample every 1/rate seconds on a
+     * fixed schedule from then on, so a stall shows as latency instead of moving the schedule (JMeter's own
+     * ConstantThroughputTimer starts again from the clock when it falls behind). JMeter sleeps the whole milliseconds it
+     * returns before the sample, by the clock its samples are stamped with.
+     */
+    public static final class Schedule extends AbstractTestElement implements Timer, NoThreadClone {
+        private final SampleResult clock = new SampleResult();
+        final int warmUp;
+        final int count;
+        private final double intervalMs;
+        private final long settleMs;
+        private int next;
+        private long origin;
+
+        /** For JMeter's cloning, which NoThreadClone spares this element. */
+        public Schedule() {
+            warmUp = 0;
+            count = 0;
+            intervalMs = 0;
+            settleMs = 0;
+        }
+
+        Schedule(JsonObject job) {
+            warmUp = job.get("warmup_count").getAsInt();
+            count = job.get("count").getAsInt();
+            intervalMs = 1000 / job.get("rate").getAsDouble();
+            settleMs = job.get("settle_ms").getAsLong();
+            setName("ProtocolBench's schedule");
+        }
+
+        int samples() {
+            return warmUp + count;
+        }
+
+        /** When paced sample INDEX is due, in JMeter's sample clock (ms). */
+        double due(int index) {
+            return origin + index * intervalMs;
+        }
+
+        @Override
+        public long delay() {
+            int index = next++ - warmUp;
+            if (index < 0) {
+                return 0;
+            }
+            long now = clock.currentTimeInMillis();
+            if (index == 0) {
+                origin = now + settleMs;
+            }
+            return Math.max(0, (long) Math.ceil(due(index) - now));
         }
     }
 
@@ -428,7 +547,7 @@ public final class Cell {
                 result.setSuccessful(true);
             } catch (Exception e) {
                 result.sampleEnd();
-                result.setResponseCode("");
+                result.setResponseCode(e instanceof StatusRuntimeException status ? status.getStatus().getCode().name() : "");
                 result.setResponseMessage("gRPC " + e);
                 result.setSuccessful(false);
             } finally {

@@ -14,6 +14,16 @@
 //     done
 //     error MESSAGE       instead of the rest, and exit 1
 //
+// A paced job (ProtocolBench's load command, "mode": "paced") sends warmup_count requests back to back, pauses
+// settle_ms, then count requests on a fixed schedule of rate a second, one at a time (a request that outlasts the
+// interval delays the next, which shows as its lateness), and writes what cell.py's paced job writes:
+//
+//     answer BASE64                       the first good answer's bytes, which the harness checks
+//     sample INDEX LATE_MS ELAPSED_MS ok [BASE64]
+//                                         an answer that differs from the first goes back with it, to be checked
+//     sample INDEX LATE_MS ELAPSED_MS failed|timedout CODE MESSAGE
+//     done
+//
 // "node cell.mjs --versions" prints the stack's versions.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -28,7 +38,19 @@ import WebSocket from 'ws';
 /** The warm-up's least time: V8 compiles a hot path's optimized code within a second's calls. */
 const WARM_UP_NS = 1_000_000_000n;
 
-class Failed extends Error {}
+/** A call that failed; code names how, as the .NET client's errors do (HTTP_404, NOT_FOUND, timeout, transport). */
+class Failed extends Error {
+  constructor(message, code = 'failed') {
+    super(message);
+    this.code = code;
+  }
+}
+
+/** A failed call's outcome word and code for a paced sample line. */
+function outcome(error) {
+  const code = error instanceof Failed ? error.code : /TIMEOUT/.test(error.code ?? '') ? 'timeout' : 'transport';
+  return [code === 'timeout' || code === 'DEADLINE_EXCEEDED' ? 'timedout' : 'failed', code];
+}
 
 /**
  * A caller over one connection kept open (opened by the first call), or over a new one for every call, closed after
@@ -72,7 +94,7 @@ function httpCaller(job) {
     const response = await client.request({ method: job.method, path: `/${job.path}`, body, headers, reset: job.new_connection });
     const raw = Buffer.from(await response.body.arrayBuffer());
     if (response.statusCode < 200 || response.statusCode >= 300) {
-      throw new Failed(`HTTP ${response.statusCode}: ${raw.toString('utf8', 0, 200)}`);
+      throw new Failed(`HTTP ${response.statusCode}: ${raw.toString('utf8', 0, 200)}`, `HTTP_${response.statusCode}`);
     }
     decode(raw);
     return raw;
@@ -134,7 +156,8 @@ function grpcCaller(job) {
   const send = (client) => new Promise((resolve, reject) => {
     client.makeUnaryRequest(job.path, (bytes) => bytes, deserialize, request, { deadline: Date.now() + timeout }, (error, raw) => {
       if (error) {
-        reject(new Failed(`${grpc.status[error.code] ?? error.code}: ${error.details}`));
+        const status = grpc.status[error.code] ?? `${error.code}`;
+        reject(new Failed(`${status}: ${error.details}`, status));
       } else {
         resolve(raw);
       }
@@ -179,7 +202,7 @@ function hubCaller(job) {
     try {
       return await within(connection.invoke(job.method, ...args), timeout);
     } catch (error) {
-      throw new Failed(error.message);
+      throw error instanceof Failed ? error : new Failed(error.message);
     }
   };
   const bytes = (result) => Buffer.from(JSON.stringify(result, (_, value) => (value instanceof Uint8Array ? Buffer.from(value).toString('base64') : value)));
@@ -192,7 +215,7 @@ function within(promise, ms) {
   let timer;
   return Promise.race([
     promise,
-    new Promise((_, reject) => { timer = setTimeout(() => reject(new Failed(`no answer within ${ms} ms`)), ms); }),
+    new Promise((_, reject) => { timer = setTimeout(() => reject(new Failed(`no answer within ${ms} ms`, 'timeout')), ms); }),
   ]).finally(() => clearTimeout(timer));
 }
 
@@ -248,6 +271,55 @@ async function measure(job, out) {
   }
 }
 
+/** The paced stream: the warm-up back to back, a pause, then one request every 1/rate seconds on a fixed schedule. */
+async function pace(job, out) {
+  const { call, close, bytes = (raw) => raw } = callers[job.protocol](job);
+  const clock = process.hrtime.bigint;
+  const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+  let first;
+  const attempt = async () => {
+    try {
+      const answer = bytes(await call());
+      if (!first) {
+        first = answer;
+        out(`answer ${answer.toString('base64')}`);
+      }
+      return { answer };
+    } catch (error) {
+      return { error };
+    }
+  };
+
+  try {
+    for (let index = 0; index < job.warmup_count; index++) {
+      await attempt();
+    }
+    await sleep(job.settle_ms);
+    const interval = 1e9 / job.rate;
+    const origin = clock();
+    for (let index = 0; index < job.count; index++) {
+      const due = origin + BigInt(Math.round(index * interval));
+      // A timer may fire up to a millisecond early: sleep again until the request is due.
+      for (let wait = Number(due - clock()) / 1e6; wait > 0; wait = Number(due - clock()) / 1e6) {
+        await sleep(wait);
+      }
+      const started = clock();
+      const { answer, error } = await attempt();
+      const elapsed = clock() - started;
+      const timing = `sample ${index} ${(Number(started - due) / 1e6).toFixed(3)} ${(Number(elapsed) / 1e6).toFixed(3)}`;
+      if (error) {
+        const [word, code] = outcome(error);
+        out(`${timing} ${word} ${code} ${error.message}`.replaceAll('\n', ' '));
+      } else {
+        out(`${timing} ok${answer.equals(first) ? '' : ` ${answer.toString('base64')}`}`);
+      }
+    }
+    out('done');
+  } finally {
+    await close();
+  }
+}
+
 function versions() {
   const require = createRequire(import.meta.url);
   const version = (name) => require(`${name}/package.json`).version;
@@ -268,7 +340,8 @@ async function main() {
     for await (line of createInterface({ input: process.stdin })) {
       break;
     }
-    await measure(JSON.parse(line), out);
+    const job = JSON.parse(line);
+    await (job.mode === 'paced' ? pace : measure)(job, out);
   } catch (error) {
     out(`error ${error.constructor.name}: ${error.message}`.replaceAll('\n', ' '));
     process.exitCode = 1;

@@ -12,6 +12,17 @@ differ (a new id each time), so every one goes back. Lines written:
     done
     error MESSAGE       instead of the rest, and exit 1
 
+A paced job (ProtocolBench's load command, "mode": "paced") sends warmup_count requests back to back, pauses
+settle_ms, then count requests on a fixed schedule of rate a second from one thread (a request that outlasts the
+interval delays the next, which shows as its lateness). Lines written:
+
+    answer BASE64                       the first good answer's bytes, which the harness checks
+    sample INDEX LATE_MS ELAPSED_MS ok [BASE64]
+                                        a paced request: how late it started, how long it took; an answer that
+                                        differs from the first goes back with it, to be checked on its own
+    sample INDEX LATE_MS ELAPSED_MS failed|timedout CODE MESSAGE
+    done
+
 "cell.py --versions" prints the stack's versions.
 """
 
@@ -28,7 +39,22 @@ from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 
 
 class Failed(Exception):
-    pass
+    """A call that failed; code names how, as the .NET client's errors do (HTTP_404, NOT_FOUND, transport, timeout)."""
+
+    def __init__(self, message, code="failed"):
+        super().__init__(message)
+        self.code = code
+
+
+def outcome(error):
+    """A failed call's outcome word and code for a paced sample line."""
+    if isinstance(error, requests.Timeout) or (isinstance(error, grpc.RpcError) and error.code() == grpc.StatusCode.DEADLINE_EXCEEDED):
+        return "timedout", "timeout"
+    if isinstance(error, Failed):
+        return "failed", error.code
+    if isinstance(error, grpc.RpcError):
+        return "failed", error.code().name
+    return "failed", "transport"
 
 
 def http_caller(job):
@@ -48,7 +74,7 @@ def http_caller(job):
     def send(session):
         response = session.request(job["method"], url, data=body, headers=headers, verify=verify, timeout=timeout)
         if not 200 <= response.status_code < 300:
-            raise Failed(f"HTTP {response.status_code}: {response.text[:200]}")
+            raise Failed(f"HTTP {response.status_code}: {response.text[:200]}", f"HTTP_{response.status_code}")
         raw = response.content
         decode(raw)
         return raw
@@ -165,6 +191,47 @@ def measure(job, out):
         close()
 
 
+def pace(job, out):
+    """The paced stream: the warm-up back to back, a pause, then one request every 1/rate seconds on a fixed schedule."""
+    call, close = (grpc_caller if job["protocol"] == "grpc" else http_caller)(job)
+    first = None
+
+    def attempt():
+        nonlocal first
+        try:
+            answer = call()
+        except (Failed, OSError, requests.RequestException, grpc.RpcError) as e:
+            return None, e
+        if first is None:
+            first = answer
+            out(f"answer {base64.b64encode(answer).decode()}")
+        return answer, None
+
+    try:
+        for _ in range(job["warmup_count"]):
+            attempt()
+        time.sleep(job["settle_ms"] / 1000)
+        clock = time.perf_counter_ns
+        interval = 1_000_000_000 / job["rate"]
+        origin = clock()
+        for index in range(job["count"]):
+            due = origin + int(index * interval)
+            if due > clock():
+                time.sleep((due - clock()) / 1e9)
+            started = clock()
+            answer, error = attempt()
+            elapsed = clock() - started
+            timing = f"sample {index} {(started - due) / 1e6:.3f} {elapsed / 1e6:.3f}"
+            if error is not None:
+                word, code = outcome(error)
+                out(f"{timing} {word} {code} {error}".replace("\n", " "))
+            else:
+                out(f"{timing} ok" + ("" if answer == first else f" {base64.b64encode(answer).decode()}"))
+        out("done")
+    finally:
+        close()
+
+
 def main():
     if sys.argv[1:] == ["--versions"]:
         print(f"Python {platform.python_version()}, requests {requests.__version__}, grpcio {grpc.__version__}, protobuf {google.protobuf.__version__}")
@@ -175,7 +242,8 @@ def main():
         sys.stdout.flush()
 
     try:
-        measure(json.loads(sys.stdin.readline()), out)
+        job = json.loads(sys.stdin.readline())
+        (pace if job.get("mode") == "paced" else measure)(job, out)
     except (Failed, OSError, ValueError, requests.RequestException, grpc.RpcError) as e:
         out(f"error {type(e).__name__}: {e}".replace("\n", " "))
         sys.exit(1)
