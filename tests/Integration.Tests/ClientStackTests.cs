@@ -176,41 +176,19 @@ public sealed class ClientStackTests(SqliteServices fixture)
         Assert.All(stream.Requests, r => Assert.True(r.ElapsedMs >= 0 && r.LateMs >= -1, $"request {r.Index}: late {r.LateMs} ms, took {r.ElapsedMs} ms"));
     }
 
-    /// <summary>A refused request in the paced stream is reported with its code and the stream goes on (REST's status, gRPC's).</summary>
-    [Theory]
-    [InlineData(ClientStack.Jmeter, Protocol.Rest, "api/no-such-route", "HTTP_404")]
-    [InlineData(ClientStack.Jmeter, Protocol.Grpc, "/protocolbench.v1.Payloads/NoSuchMethod", "UNIMPLEMENTED")]
-    [InlineData(ClientStack.Python, Protocol.Rest, "api/no-such-route", "HTTP_404")]
-    [InlineData(ClientStack.Python, Protocol.Grpc, "/protocolbench.v1.Payloads/NoSuchMethod", "UNIMPLEMENTED")]
-    [InlineData(ClientStack.Node, Protocol.Rest, "api/no-such-route", "HTTP_404")]
-    [InlineData(ClientStack.Node, Protocol.Grpc, "/protocolbench.v1.Payloads/NoSuchMethod", "UNIMPLEMENTED")]
-    public async Task AForeignStacksPacedStreamReportsEachRefusalAndGoesOn(ClientStack client, Protocol protocol, string path, string code)
-    {
-        Assert.SkipWhen(VersionsOf(client) is null, ClientStacks.Missing(client));
-        var call = (await PortableScenario.RecordAsync(Catalogue.Named("int-max"), protocol, ""))! with { Path = path };
-        var stack = new StackRunner(client, fixture.ClientOptions);
-
-        var stream = await stack.PaceAsync(new StackRunner.Cell(call, Transport.Http, false), new StackRunner.Pacing(20, 3, 1, TimeSpan.Zero), _ => { }, Token);
-
-        Assert.Null(stream.First);
-        Assert.Equal(3, stream.Requests.Count);
-        Assert.All(stream.Requests, r => Assert.Equal((OutcomeKind.Failed, code), (r.Outcome, r.Code)));
-        Assert.True(Outcome.Failure(code).Definite, $"{code} is a refusal: the service applied nothing");
-    }
-
     /// <summary>
     /// Another stack says what went wrong when the service refuses the call (REST's status, gRPC's), rather than timing
-    /// the refusal.
+    /// the refusal; in the paced stream it reports each refused request by its code and goes on.
     /// </summary>
     [Theory]
-    [InlineData(ClientStack.Jmeter, Protocol.Rest, "api/no-such-route", "HTTP 404")]
-    [InlineData(ClientStack.Jmeter, Protocol.Grpc, "/protocolbench.v1.Payloads/NoSuchMethod", "UNIMPLEMENTED")]
-    [InlineData(ClientStack.Python, Protocol.Rest, "api/no-such-route", "HTTP 404")]
-    [InlineData(ClientStack.Python, Protocol.Grpc, "/protocolbench.v1.Payloads/NoSuchMethod", "UNIMPLEMENTED")]
-    [InlineData(ClientStack.Node, Protocol.Rest, "api/no-such-route", "HTTP 404")]
-    [InlineData(ClientStack.Node, Protocol.Grpc, "/protocolbench.v1.Payloads/NoSuchMethod", "UNIMPLEMENTED")]
-    [InlineData(ClientStack.Node, Protocol.SignalR, "NoSuchMethod", "Failed to invoke 'NoSuchMethod'")]
-    public async Task AForeignStackFailsACellTheServiceRefuses(ClientStack client, Protocol protocol, string target, string status)
+    [InlineData(ClientStack.Jmeter, Protocol.Rest, "api/no-such-route", "HTTP 404", "HTTP_404")]
+    [InlineData(ClientStack.Jmeter, Protocol.Grpc, "/protocolbench.v1.Payloads/NoSuchMethod", "UNIMPLEMENTED", "UNIMPLEMENTED")]
+    [InlineData(ClientStack.Python, Protocol.Rest, "api/no-such-route", "HTTP 404", "HTTP_404")]
+    [InlineData(ClientStack.Python, Protocol.Grpc, "/protocolbench.v1.Payloads/NoSuchMethod", "UNIMPLEMENTED", "UNIMPLEMENTED")]
+    [InlineData(ClientStack.Node, Protocol.Rest, "api/no-such-route", "HTTP 404", "HTTP_404")]
+    [InlineData(ClientStack.Node, Protocol.Grpc, "/protocolbench.v1.Payloads/NoSuchMethod", "UNIMPLEMENTED", "UNIMPLEMENTED")]
+    [InlineData(ClientStack.Node, Protocol.SignalR, "NoSuchMethod", "Failed to invoke 'NoSuchMethod'", "failed")]
+    public async Task AForeignStackFailsACellTheServiceRefuses(ClientStack client, Protocol protocol, string target, string status, string code)
     {
         Assert.SkipWhen(VersionsOf(client) is null, ClientStacks.Missing(client));
         // The path, or on the hub the method's name.
@@ -219,6 +197,13 @@ public sealed class ClientStackTests(SqliteServices fixture)
         var stack = new StackRunner(client, fixture.ClientOptions);
         var failure = await Assert.ThrowsAsync<InvalidDataException>(() => stack.MeasureAsync(new StackRunner.Cell(call, Transport.Http, false), StackRunner.Iterations.Once, Token));
         Assert.Contains(status, failure.Message, StringComparison.OrdinalIgnoreCase);
+
+        var stream = await stack.PaceAsync(new StackRunner.Cell(call, Transport.Http, false), new StackRunner.Pacing(20, 3, 1, TimeSpan.Zero), _ => { }, Token);
+        Assert.Null(stream.First);
+        Assert.Equal(3, stream.Requests.Count);
+        Assert.All(stream.Requests, r => Assert.Equal((OutcomeKind.Failed, code), (r.Outcome, r.Code)));
+        // A 404 or UNIMPLEMENTED is a refusal: the service applied nothing.
+        Assert.Equal(code != "failed", Outcome.Failure(code).Definite);
     }
 
     /// <summary>The call as curl sends it (HTTP/1.1 for REST and GraphQL; gRPC's frame over h2c), the answer's body (gRPC's message) as bytes.</summary>
