@@ -16,12 +16,17 @@ public sealed class ClientStackTests(SqliteServices fixture)
 {
     private static readonly Protocol[] Portable = [Protocol.Rest, Protocol.GraphQL, Protocol.Grpc];
 
-    /// <summary>Each stack's versions, read once (the JMeter stack starts a JVM to say them).</summary>
-    private static readonly ConcurrentDictionary<ClientStack, string?> Versions = new();
+    /// <summary>Each stack's versions or why it cannot run, read once (the JMeter stack starts a JVM to say them).</summary>
+    private static readonly ConcurrentDictionary<ClientStack, StackProbe> Probes = new();
 
     private static CancellationToken Token => TestContext.Current.CancellationToken;
 
-    private static string? VersionsOf(ClientStack client) => Versions.GetOrAdd(client, ClientStacks.Versions);
+    /// <summary>Skips the test, with the message a user gets and the line that installs it, when the stack cannot run here.</summary>
+    private static void SkipUnlessFound(ClientStack client)
+    {
+        var probe = Probes.GetOrAdd(client, ClientStacks.Probe);
+        Assert.SkipUnless(probe.Found, probe.Missing);
+    }
 
     private static IEnumerable<Scenario> Reads => Catalogue.All.Where(s => s.HasRequest && !s.Creates);
 
@@ -103,7 +108,7 @@ public sealed class ClientStackTests(SqliteServices fixture)
     [InlineData(ClientStack.Node, "ints", Protocol.SignalR, Transport.Http, true)]
     public async Task AForeignStackMakesACellWhoseAnswerPassesTheChecks(ClientStack client, string name, Protocol protocol, Transport transport, bool newConnection)
     {
-        Assert.SkipWhen(VersionsOf(client) is null, ClientStacks.Missing(client));
+        SkipUnlessFound(client);
         var scenario = Catalogue.Named(name);
         var call = (await PortableScenario.RecordAsync(scenario, protocol, ""))!;
         var stack = new StackRunner(client, fixture.ClientOptions with { TrustedCertificatePath = ProjectPaths.TrustedCertificate });
@@ -127,7 +132,7 @@ public sealed class ClientStackTests(SqliteServices fixture)
     [InlineData(ClientStack.Node, Protocol.SignalRMessagePack)]
     public async Task AForeignStackCreatesANewAuthorOnEveryCallAndEachIsChecked(ClientStack client, Protocol protocol)
     {
-        Assert.SkipWhen(VersionsOf(client) is null, ClientStacks.Missing(client));
+        SkipUnlessFound(client);
         var created = new CreatedAuthors("test", RunDescription.NewId(DateTimeOffset.UtcNow));
         var create = Catalogue.Named("create");
         var marker = created.Name("create");
@@ -162,7 +167,7 @@ public sealed class ClientStackTests(SqliteServices fixture)
     [InlineData(ClientStack.Node, Protocol.SignalRMessagePack, Transport.Http, false)]
     public async Task AForeignStackSendsThePacedStreamOnItsScheduleAndEveryAnswerIsChecked(ClientStack client, Protocol protocol, Transport transport, bool newConnection)
     {
-        Assert.SkipWhen(VersionsOf(client) is null, ClientStacks.Missing(client));
+        SkipUnlessFound(client);
         var scenario = Catalogue.Named("sample");
         var call = (await PortableScenario.RecordAsync(scenario, protocol, ""))!;
         var stack = new StackRunner(client, fixture.ClientOptions with { TrustedCertificatePath = ProjectPaths.TrustedCertificate });
@@ -190,7 +195,7 @@ public sealed class ClientStackTests(SqliteServices fixture)
     [InlineData(ClientStack.Node, Protocol.SignalR, "NoSuchMethod", "Failed to invoke 'NoSuchMethod'", "failed")]
     public async Task AForeignStackFailsACellTheServiceRefuses(ClientStack client, Protocol protocol, string target, string status, string code)
     {
-        Assert.SkipWhen(VersionsOf(client) is null, ClientStacks.Missing(client));
+        SkipUnlessFound(client);
         // The path, or on the hub the method's name.
         var call = (await PortableScenario.RecordAsync(Catalogue.Named("int-max"), protocol, ""))!;
         call = call.HubProtocol is null ? call with { Path = target } : call with { Method = target };

@@ -151,6 +151,39 @@ public sealed class CommandLineTests
                      "--connection-string 'Host=db;Username=pb;Password=***;Database=protocolbench' --results '/tmp/it'\\''s here'", line);
     }
 
+    /// <summary>
+    /// Parsing is tested without the client stacks or a shaped link: what the options ask of the machine is found by
+    /// <see cref="CommonOptions.Machine"/>, which these tests answer themselves; the stacks' and the link's own tests skip,
+    /// with the line that installs them, where they are missing.
+    /// </summary>
+    [Fact]
+    public void AMissingStackIsAUsageErrorWithWhatItSaidAndItsInstallLine()
+    {
+        var (root, common) = Root(client => new StackProbe(client, null, "the JMeter stack needs /usr/share/java/netty-buffer.jar, from Debian's libnetty-java"));
+
+        var error = Assert.Throws<UsageException>(() => common.Read(root.Parse(["--as", "bolanowski"])));
+
+        Assert.Contains("(the JMeter stack needs /usr/share/java/netty-buffer.jar, from Debian's libnetty-java)", error.Message);
+        Assert.EndsWith($"apt-get install {ClientStacks.DebianPackages(ClientStack.Jmeter)}", error.Message);
+        Assert.Contains(" libnetty-java ", error.Message);
+        Assert.Contains(" libperfmark-java ", error.Message);
+    }
+
+    /// <summary>The two stacks' install lines are the ones the README and docs/methodology.md give, word for word.</summary>
+    [Theory]
+    [InlineData(ClientStack.Jmeter)]
+    [InlineData(ClientStack.Python)]
+    public void TheDocsGiveEachStacksInstallLine(ClientStack client)
+    {
+        var line = $"apt-get install {ClientStacks.DebianPackages(client)}";
+        foreach (var doc in new[] { "README.md", "docs/methodology.md" })
+        {
+            // Markdown wraps a long line: read its words with single spaces.
+            var text = System.Text.RegularExpressions.Regex.Replace(File.ReadAllText(Path.Combine(ProjectPaths.RootOrCurrent, doc)), @"\s+", " ");
+            Assert.True(text.Contains(line, StringComparison.Ordinal), $"{doc} does not give the line: {line}");
+        }
+    }
+
     private static CommonSettings Read(params string[] args)
     {
         var (root, common) = Root();
@@ -159,9 +192,12 @@ public sealed class CommandLineTests
         return common.Read(result);
     }
 
-    private static (System.CommandLine.RootCommand Root, CommonOptions Common) Root()
+    private static (System.CommandLine.RootCommand Root, CommonOptions Common) Root(Func<ClientStack, StackProbe>? probe = null)
     {
-        var common = new CommonOptions();
+        var common = new CommonOptions
+        {
+            Machine = new MachineProbes(probe ?? (client => new StackProbe(client, $"{client.Name()} (as the test says)", null)), _ => null),
+        };
         var root = CommonOptions.Root("test");
         common.AddTo(root);
         return (root, common);

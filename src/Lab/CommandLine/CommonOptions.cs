@@ -158,6 +158,8 @@ public sealed class CommonOptions
         }
     }
 
+    public MachineProbes Machine { get; init; } = MachineProbes.Real;
+
     /// <summary>The shared settings, checked together; throws <see cref="UsageException"/> with what to change.</summary>
     public CommonSettings Read(ParseResult result)
     {
@@ -216,7 +218,7 @@ public sealed class CommonOptions
                 throw new UsageException("--network runs the services in a network namespace of their own, which cannot reach a PostgreSQL on this machine's loopback: use SQLite (the default) with --network.");
             }
 
-            if (ShapedLink.Unavailable(network) is { } why)
+            if (Machine.LinkUnavailable(network) is { } why)
             {
                 throw new UsageException(why);
             }
@@ -232,7 +234,8 @@ public sealed class CommonOptions
                 : ClientStack.Dotnet;
         }
 
-        var clientVersions = client == ClientStack.Dotnet ? null : ClientStacks.Versions(client) ?? throw new UsageException(ClientStacks.Missing(client));
+        var probe = client == ClientStack.Dotnet ? null : Machine.Stack(client);
+        var clientVersions = probe is { Found: false } ? throw new UsageException(probe.Missing) : probe?.Versions;
 
         // With --external the database is the one the services already use: known only when the user says which.
         var database = external is null || databaseGiven || connection is not null

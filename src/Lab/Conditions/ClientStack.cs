@@ -47,30 +47,15 @@ public static class ClientStacks
         };
     }
 
-    /// <summary>What to say when <see cref="Versions"/> finds the stack missing: what it needs and the line that installs it.</summary>
-    public static string Missing(ClientStack stack) => stack switch
-    {
-        ClientStack.Jmeter =>
-            "--client jmeter calls through Debian's JMeter 2.13, grpc-java and netty-tcnative, compiled here by a JDK, which tools/stacks/jmeter/cell.sh " +
-            "could not find or start: apt-get install default-jdk-headless jmeter jmeter-http jmeter-java libgrpc-java libnetty-tcnative-java " +
-            "libnetty-tcnative-jni libprotobuf-java libgoogle-gson-java",
-        ClientStack.Node =>
-            "--client node calls through Node.js 20.18.1 or later with undici, @grpc/grpc-js, @grpc/proto-loader and @microsoft/signalr from tools/stacks/node's lock file, " +
-            $"which could not be found or started: apt-get install nodejs npm && npm ci --prefix {Path.Combine(ProjectPaths.RootOrCurrent, "tools", "stacks", "node")}",
-        _ =>
-            $"--client {stack.Name()} calls through Debian's Python 3 with requests, grpcio and protobuf, which {Python} cannot import here: " +
-            "apt-get install python3 python3-requests python3-grpcio python3-protobuf",
-    };
-
     /// <summary>
-    /// "Python 3.11.2, requests 2.28.1, grpcio 1.51.1, protobuf 4.21.12", as the stack's program says with --versions; null
-    /// when the stack cannot run. The JMeter stack compiles its program the first time (a few seconds).
+    /// The stack's versions, as its program says with --versions ("Python 3.11.2, requests 2.28.1, grpcio 1.51.1, protobuf
+    /// 4.21.12"), or what it said when it could not run. The JMeter stack compiles its program the first time (a few seconds).
     /// </summary>
-    public static string? Versions(ClientStack stack)
+    public static StackProbe Probe(ClientStack stack)
     {
         if (stack == ClientStack.Dotnet)
         {
-            return $".NET {Environment.Version}";
+            return new StackProbe(stack, $".NET {Environment.Version}", null);
         }
 
         var (fileName, arguments) = Program(stack, "--versions");
@@ -79,23 +64,49 @@ public static class ClientStacks
             using var process = Process.Start(new ProcessStartInfo(fileName, arguments) { RedirectStandardOutput = true, RedirectStandardError = true });
             if (process is null)
             {
-                return null;
+                return new StackProbe(stack, null, $"{fileName} did not start");
             }
 
             var output = process.StandardOutput.ReadToEndAsync();
-            process.StandardError.ReadToEndAsync();
+            var error = process.StandardError.ReadToEndAsync();
             if (!process.WaitForExit(TimeSpan.FromMinutes(1)))
             {
                 process.Kill(entireProcessTree: true);
-                return null;
+                return new StackProbe(stack, null, "--versions did not answer in a minute");
             }
 
-            return process.ExitCode == 0 && output.Result.Trim() is { Length: > 0 } versions ? versions : null;
+            var said = output.Result.Trim();
+            return process.ExitCode == 0 && said.Length > 0
+                ? new StackProbe(stack, said, null)
+                : new StackProbe(stack, null, Problem(said) ?? Problem(error.Result) ?? $"exit code {process.ExitCode}");
         }
-        catch (System.ComponentModel.Win32Exception)
+        catch (System.ComponentModel.Win32Exception e)
         {
-            return null;
+            return new StackProbe(stack, null, $"{fileName}: {e.Message}");
         }
+    }
+
+    /// <summary>
+    /// The Debian packages the stack needs, as its debian-packages file lists them (tools/stacks/&lt;stack&gt;/): the one
+    /// install line that CI, this message and the docs give.
+    /// </summary>
+    public static string DebianPackages(ClientStack stack)
+    {
+        var file = Path.Combine(ProjectPaths.RootOrCurrent, "tools", "stacks", stack.Name(), "debian-packages");
+        return File.Exists(file)
+            ? string.Join(' ', File.ReadLines(file).Where(line => !line.StartsWith('#')).SelectMany(line => line.Split(' ', StringSplitOptions.RemoveEmptyEntries)))
+            : $"the packages {file} lists (not found here)";
+    }
+
+    /// <summary>
+    /// The line that says what went wrong: the last that names an error (Python's and Node's last lines are a traceback's
+    /// end and Node's version), else the last; cell.sh's "error " prefix dropped.
+    /// </summary>
+    private static string? Problem(string text)
+    {
+        var lines = text.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+        var line = lines.LastOrDefault(l => l.Contains("Error", StringComparison.Ordinal)) ?? lines.LastOrDefault();
+        return line?.StartsWith("error ", StringComparison.Ordinal) == true ? line["error ".Length..] : line;
     }
 
     /// <summary>The setup table's row.</summary>

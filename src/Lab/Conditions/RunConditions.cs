@@ -23,7 +23,7 @@ public sealed record RunConditions
     /// <summary>--client: whose client makes the benchmark's calls (this project's .NET client by default).</summary>
     public ClientStack Client { get; init; } = ClientStack.Dotnet;
 
-    /// <summary>The client stack's versions as read when the run started (<see cref="ClientStacks.Versions"/>).</summary>
+    /// <summary>The client stack's versions as read when the run started (<see cref="ClientStacks.Probe"/>).</summary>
     public string? ClientVersions { get; init; }
 
     /// <summary>The link as it was made (<see cref="ShapedLink.Describe"/>): what was shaped and what could not be emulated.</summary>

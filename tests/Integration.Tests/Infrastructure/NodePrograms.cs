@@ -58,7 +58,8 @@ public static class NodePrograms
         }
         catch (System.ComponentModel.Win32Exception e)
         {
-            Assert.Fail($"{program} is not installed ({e.Message}): install Node.js and npm (apt-get install nodejs npm).");
+            // A machine with only the .NET SDK skips these tests with the line that installs what they need; CI fails on the skip.
+            Assert.Skip($"{program} is not installed ({e.Message}): apt-get install nodejs npm");
             throw;
         }
 
