@@ -47,7 +47,8 @@ classpath=""
 for ((i = 0; i < ${#files[@]}; i += 2)); do
   package="${files[i]}" file="${files[i + 1]}"
   if [ ! -e "$file" ]; then
-    echo "error the JMeter stack needs $file, from Debian's $package: apt-get install $(grep -v '^#' "$here/debian-packages" | xargs)"
+    echo "error the JMeter stack needs $file, from Debian's $package"
+    echo "The JMeter stack's packages: apt-get install $(grep -v '^#' "$here/debian-packages" | xargs)" >&2
     exit 1
   fi
   [[ "$file" == *.jar ]] && classpath="${classpath:+$classpath:}$file"
