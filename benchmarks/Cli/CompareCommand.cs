@@ -3,7 +3,7 @@ namespace ProtocolBench.Benchmarks.Cli;
 /// <summary>
 /// compare RESULTS_A RESULTS_B: do two runs tell the same story? Per row, both rankings; per pair of protocols, its
 /// state in each run (faster, level, undecided) and whether it is the same; per cell, the ratio to REST in each run and
-/// how far it moved. Exit 1 when a pair is ordered oppositely in two runs under the same conditions (under different
+/// how far it moved; whether the runs' intervals are as wide as their differences (<see cref="Calibration"/>). Exit 1 when a pair is ordered oppositely in two runs under the same conditions (under different
 /// ones a flip is a finding).
 /// </summary>
 public static class CompareCommand
@@ -43,7 +43,8 @@ public static class CompareCommand
         Console.WriteLine();
 
         var rows = resultsA.Rows().Intersect(resultsB.Rows()).ToList();
-        int rowsCompared = 0, rowsSame = 0, pairs = 0, pairsSame = 0, opposite = 0, ratios = 0, ratiosClose = 0;
+        int rowsCompared = 0, rowsSame = 0, pairs = 0, pairsSame = 0, opposite = 0, fasterAndLevel = 0, ratios = 0, ratiosClose = 0;
+        var calibration = new List<(RatioInterval A, RatioInterval B)>();
         var width = rows.Select(r => Row(r.Scenario.Short, r.Transport).Length).DefaultIfEmpty(10).Max();
         foreach (var (scenario, transport) in rows)
         {
@@ -60,6 +61,7 @@ public static class CompareCommand
             rowsCompared++;
             rowsSame += rowSame == states.Count ? 1 : 0;
             (pairs, pairsSame, opposite) = (pairs + states.Count, pairsSame + rowSame, opposite + rowOpposite);
+            fasterAndLevel += states.Count(s => (s.A.State, s.B.State) is (PairState.Faster, PairState.Level) or (PairState.Level, PairState.Faster));
             var mark = rowSame == states.Count ? "same    " : rowOpposite > 0 ? (differences.Count > 0 ? "FLIPS   " : "OPPOSITE") : "differs ";
             Console.WriteLine($"{Row(scenario.Short, transport).PadRight(width)}  {mark}  A: {ra}  |  B: {rb}");
             foreach (var (pa, pb) in states)
@@ -76,6 +78,7 @@ public static class CompareCommand
                 }
 
                 ratios++;
+                calibration.Add((ra2, rb2));
                 var change = rb2.Ratio / ra2.Ratio - 1;
                 var close = Math.Abs(change) <= RatioTolerance;
                 ratiosClose += close ? 1 : 0;
@@ -90,9 +93,11 @@ public static class CompareCommand
         }
         else
         {
-            Console.WriteLine($"pairs: {pairsSame} of {pairs} in the same state, {opposite} in opposite order" +
+            Console.WriteLine($"pairs: {pairsSame} of {pairs} in the same state, {opposite} in opposite order, {fasterAndLevel} faster in one run and level in the other" +
                               (differences.Count > 0 ? " (the conditions differ: a flip is what they change)" : "") +
                               $"; decided: {Decided(resultsA)} in A, {Decided(resultsB)} in B.");
+            // Each cell's ratio to REST in both runs: their difference in standard errors should spread as a standard normal does.
+            Console.WriteLine(Calibration.Of(calibration)?.ToString() ?? "calibration: fewer than two ratios with an interval in both runs");
             Console.WriteLine($"{rowsSame} of {rowsCompared} rows agree ({(double)rowsSame / rowsCompared:P0}): every pair in the same state; " +
                               $"ratios to REST within {RatioTolerance:P0} in {ratiosClose} of {ratios} cells ({(ratios == 0 ? 0 : (double)ratiosClose / ratios):P0}).");
         }
@@ -116,7 +121,7 @@ public static class CompareCommand
     private static string Decided(ResultSet results)
     {
         var pairs = results.Rankings().SelectMany(r => r.Ranking.Pairs).ToList();
-        return $"{pairs.Count(p => p.State is PairState.Faster or PairState.Level)} of {pairs.Count} pairs";
+        return $"{pairs.Count(p => p.State is PairState.Faster or PairState.Level)} of {pairs.Count} pairs ({pairs.Count(p => p.Claim == Claim.NothingKnown)} nothing known)";
     }
 
     /// <summary>

@@ -36,31 +36,41 @@ public sealed class ResultSet(
 
     /// <summary>
     /// b's time ÷ a's, paired round by round over the rounds both were measured in, with the design's interval at that many
-    /// rounds (<see cref="RoundDesign.ConfidenceAt"/>): for two cells of one row, one whose spread is the row's
-    /// round-to-round noise (<see cref="RowNoise"/>); otherwise the pair's own.
+    /// rounds (<see cref="RoundDesign.ConfidenceAt"/>): for two cells of one row that moved alike, one whose spread is the
+    /// row's round-to-round noise (<see cref="RowNoise"/>); otherwise, and for a cell noisier than its row
+    /// (<see cref="RowNoise.Noisier"/>), the pair's own.
     /// </summary>
     public RatioInterval Ratio(Timed a, Timed b)
     {
         var (x, y) = Timed.Pairs(a, b);
-        return a is CellResult one && b is CellResult other && (one.Scenario, one.Transport) == (other.Scenario, other.Transport) &&
-               NoiseOf(one.Scenario, one.Transport) is { } noise
-            ? noise.Ratio(x, y, Design.ConfidenceAt(x.Length))
-            : Design.Paired(x, y);
+        if (a is CellResult one && b is CellResult other && (one.Scenario, one.Transport) == (other.Scenario, other.Transport))
+        {
+            var (row, cells) = RowOf(one.Scenario, one.Transport);
+            return row.Ratio(cells.IndexOf(one), cells.IndexOf(other), x, y, Design.ConfidenceAt(x.Length));
+        }
+
+        return Design.Paired(x, y);
     }
 
-    private readonly Dictionary<(Scenario, Transport), RowNoise?> _noise = [];
+    private readonly Dictionary<(Scenario, Transport), (CheckedRow Row, List<CellResult> Cells)> _rows = [];
 
     /// <summary>The row's round-to-round noise over the rounds all its protocols were measured in; null with fewer than two of either.</summary>
-    public RowNoise? NoiseOf(Scenario scenario, Transport transport)
+    public RowNoise? NoiseOf(Scenario scenario, Transport transport) => RowOf(scenario, transport).Row.Noise;
+
+    /// <summary>The row's cells that moved more between rounds than their row mates (<see cref="RowNoise.Noisier"/>).</summary>
+    public IEnumerable<(CellResult Cell, NoisyCell Check)> NoisierCells(Scenario scenario, Transport transport) =>
+        RowOf(scenario, transport) is var (row, cells) ? row.Noisy.Select(n => (cells[n.Index], n)) : [];
+
+    private (CheckedRow Row, List<CellResult> Cells) RowOf(Scenario scenario, Transport transport)
     {
-        if (!_noise.TryGetValue((scenario, transport), out var noise))
+        if (!_rows.TryGetValue((scenario, transport), out var row))
         {
             var cells = Display.Protocols.Select(p => Find(scenario, p, transport)).OfType<CellResult>().ToList();
             var rounds = cells.Count == 0 ? [] : cells.Skip(1).Aggregate(cells[0].Measured.Select(r => r.Round), (all, c) => all.Intersect(c.Measured.Select(r => r.Round))).Order().ToList();
-            noise = _noise[(scenario, transport)] = RowNoise.Of([.. cells.Select(c => (IReadOnlyList<double>)[.. rounds.Select(r => c.RoundMedian(r)!.Value)])]);
+            row = _rows[(scenario, transport)] = (CheckedRow.Of([.. cells.Select(c => (IReadOnlyList<double>)[.. rounds.Select(r => c.RoundMedian(r)!.Value)])]), cells);
         }
 
-        return noise;
+        return row;
     }
 
     public DomainFloorResult? DomainFloorOf(Scenario scenario) => DomainFloors.FirstOrDefault(d => d.Scenario == scenario && d.Success);

@@ -18,6 +18,7 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
         new EnvironmentSection(results, run).Section(),
         ranking.Section(),
         new UndecidedSection(results).Section(),
+        new NoisyCellSection(results).Section(),
         ChartSections.RatioToRest(results),
         new PaperSection(results, run).Section(),
         new KaminskiSection(results, run).Section(),
@@ -47,14 +48,14 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
         var headline = $"{measured} cells measured{(failed > 0 ? $", {failed} FAILED" : "")} in {results.Rounds} round(s); job: {run.Job}." +
                        (run.Interrupted is { } why ? $" Interrupted ({why}): partial results." : "");
         var (spread, spread90, spreadCells) = results.Stability();
-        var pairsLine = rows.Any(r => r.Ranking.Tested) ? PairsLine(rows)
-            : $"No row has a ranking: pairs need two or more rounds (the default job runs {RoundDesign.Default.Minimum} to {RoundDesign.Default.Maximum}; --rounds N).";
+        string[] pairsLines = rows.Any(r => r.Ranking.Tested) ? [PairsLine(rows), ClaimsLine(rows)]
+            : [$"No row has a ranking: pairs need two or more rounds (the default job runs {RoundDesign.Default.Minimum} to {RoundDesign.Default.Maximum}; --rounds N)."];
         var stabilityLine = spreadCells == 0
             ? "Stability: one round, so nothing to compare it with."
             : $"Stability of this run: the cells' medians moved by {spread:P0} between rounds (median over {spreadCells} cells; 90th percentile {spread90:P0}).";
 
         var report = new Report("ProtocolBench results");
-        foreach (var line in new[] { headline, pairsLine, stabilityLine, verdictLine })
+        foreach (var line in (string[])[headline, .. pairsLines, stabilityLine, verdictLine])
         {
             report.Lead(line);
         }
@@ -77,16 +78,31 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
         report.Section("BenchmarkDotNet reports").Bullets(reportFiles.Order(StringComparer.Create(CultureInfo.InvariantCulture, CompareOptions.NumericOrdering))
             .Select(file => $"[{file}]({Uri.EscapeDataString(file).Replace("%2F", "/")})"));
         report.Write(directory, Path.GetFileNameWithoutExtension(MarkdownFile));
-        return $"{rankings.ToText()}\n{headline}\n{pairsLine}\n{stabilityLine}\n{verdictLine}\n";
+        File.WriteAllText(Path.Combine(directory, PairsCsv.FileName), PairsCsv.Of(results));
+        return $"{rankings.ToText()}\n{headline}\n{string.Join("\n", pairsLines)}\n{stabilityLine}\n{verdictLine}\n";
     }
 
-    /// <summary>The headline's count of decided pairs and named winners, and in a sequential run where the rows settled.</summary>
+    /// <summary>
+    /// What the undecided pairs say: how many say nothing (a line of its own, beside "N of M pairs decided"), and the cells
+    /// noisier than their rows.
+    /// </summary>
+    private string ClaimsLine(IReadOnlyList<RowRanking> rows)
+    {
+        var pairs = rows.SelectMany(r => r.Ranking.Pairs).ToList();
+        var noisy = rows.Sum(r => results.NoisierCells(r.Scenario, r.Transport).Count());
+        return $"{pairs.Count(p => p.Claim == Claim.NothingKnown)} of {pairs.Count} pairs: nothing known." +
+               (noisy > 0 ? $" {noisy} cell(s) moved more between rounds than their row mates; their pairs are judged on their own variance (\"Cells noisier than their row\")." : "");
+    }
+
+    /// <summary>The headline's count of decided pairs, what the undecided ones still claim, named winners, and in a sequential run where the rows settled.</summary>
     private string PairsLine(IReadOnlyList<RowRanking> rows)
     {
         var pairs = rows.SelectMany(r => r.Ranking.Pairs).ToList();
         int Count(PairState state) => pairs.Count(p => p.State == state);
+        int Claims(Claim claim) => pairs.Count(p => p.Claim == claim);
         var line = $"{Count(PairState.Faster) + Count(PairState.Level)} of {pairs.Count} pairs decided ({Count(PairState.Faster)} faster, " +
-                   $"{Count(PairState.Level)} level, {Count(PairState.Undecided)} undecided); {rows.Count(r => r.Named)} of {rows.Count} rows name a sole winner.";
+                   $"{Count(PairState.Level)} level; undecided: {Claims(Claim.AheadByUnder)} ahead by under 20 %, {Claims(Claim.Ahead)} ahead by how much unknown, " +
+                   $"{Claims(Claim.Within)} within 20 %, {Claims(Claim.NothingKnown)} nothing known); {rows.Count(r => r.Named)} of {rows.Count} rows name a sole winner.";
         if (!results.Design.Sequential)
         {
             return line;

@@ -1,6 +1,6 @@
 using System.Text;
 using System.Text.Json;
-using CsvHelper;
+using ProtocolBench.Lab.Reports;
 
 namespace ProtocolBench.LoadTests.Reports;
 
@@ -86,7 +86,7 @@ public sealed class ResultsFolder
         return written;
     }
 
-    public static string UsersCsv(IEnumerable<UserCell> cells) => Csv(
+    public static string UsersCsv(IEnumerable<UserCell> cells) => Csv.Of(
         [
             "scenario", "protocol", "transport", "users", "requests_per_user", "connections", "status", "elapsed_s", "requests_per_s", "latency_count",
             "mean_ms", "p50_ms", "p90_ms", "p95_ms", "p99_ms", "max_ms", "mb_received", "mb_sent", "kb_received_per_request", "kb_sent_per_request",
@@ -95,28 +95,28 @@ public sealed class ResultsFolder
         ],
         cells.Select(c => new object?[]
         {
-            c.Scenario.Name, c.Protocol, c.Transport, c.Users, c.RequestsPerUser, c.Connections, c.Status, N(c.ElapsedSeconds), N(c.RequestsPerSecond), c.Latency.Count,
-            N(c.Latency.MeanMs), N(c.Latency.P50Ms), N(c.Latency.P90Ms), N(c.Latency.P95Ms), N(c.Latency.P99Ms), N(c.Latency.MaxMs),
-            N(c.MegabytesReceived), N(c.MegabytesSent), N(c.KilobytesPerRequestReceived), N(c.KilobytesPerRequestSent),
+            c.Scenario.Name, c.Protocol, c.Transport, c.Users, c.RequestsPerUser, c.Connections, c.Status, Csv.Number(c.ElapsedSeconds), Csv.Number(c.RequestsPerSecond), c.Latency.Count,
+            Csv.Number(c.Latency.MeanMs), Csv.Number(c.Latency.P50Ms), Csv.Number(c.Latency.P90Ms), Csv.Number(c.Latency.P95Ms), Csv.Number(c.Latency.P99Ms), Csv.Number(c.Latency.MaxMs),
+            Csv.Number(c.MegabytesReceived), Csv.Number(c.MegabytesSent), Csv.Number(c.KilobytesPerRequestReceived), Csv.Number(c.KilobytesPerRequestSent),
             c.Requests.Issued, c.Requests.Ok, c.Requests.Failed, c.Requests.TimedOut, c.Requests.Cancelled, c.Requests.Balanced ? "yes" : "NO", c.Requests.ErrorText,
             c.Warmup.Issued, c.Warmup.NotOk, c.NothingLost?.Verdict ?? "",
-            N(c.Cost?.ServerCpuMicros ?? double.NaN), N(c.Cost?.ServerAllocatedBytes ?? double.NaN), N(c.Cost?.KernelCpuMicros ?? double.NaN),
-            N(c.Cost?.ClientCpuMicros ?? double.NaN),
+            Csv.Number(c.Cost?.ServerCpuMicros ?? double.NaN), Csv.Number(c.Cost?.ServerAllocatedBytes ?? double.NaN), Csv.Number(c.Cost?.KernelCpuMicros ?? double.NaN),
+            Csv.Number(c.Cost?.ClientCpuMicros ?? double.NaN),
         }));
 
-    private static string PacedCsv(IEnumerable<PacedCell> cells) => Csv(
+    private static string PacedCsv(IEnumerable<PacedCell> cells) => Csv.Of(
         [
             "scenario", "protocol", "transport", "rate_per_s", "count", "status", "median_ms", "mean_ms", "p95_ms", "min_ms", "max_ms", "max_late_ms",
             "mb_received", "mb_sent", "issued", "ok", "failed", "timed_out", "cancelled", "balanced", "errors",
         ],
         cells.Select(c => new object?[]
         {
-            c.Scenario.Name, c.Protocol, c.Transport, N(c.Rate), c.Count, c.Status, N(c.MedianMs), N(c.MeanMs), N(c.P95Ms), N(c.MinMs), N(c.MaxMs), N(c.MaxLateMs),
-            N(c.BytesReceived / 1e6 ?? double.NaN), N(c.BytesSent / 1e6 ?? double.NaN), c.Requests.Issued, c.Requests.Ok, c.Requests.Failed, c.Requests.TimedOut, c.Requests.Cancelled,
+            c.Scenario.Name, c.Protocol, c.Transport, Csv.Number(c.Rate), c.Count, c.Status, Csv.Number(c.MedianMs), Csv.Number(c.MeanMs), Csv.Number(c.P95Ms), Csv.Number(c.MinMs), Csv.Number(c.MaxMs), Csv.Number(c.MaxLateMs),
+            Csv.Number(c.BytesReceived / 1e6 ?? double.NaN), Csv.Number(c.BytesSent / 1e6 ?? double.NaN), c.Requests.Issued, c.Requests.Ok, c.Requests.Failed, c.Requests.TimedOut, c.Requests.Cancelled,
             c.Requests.Balanced ? "yes" : "NO", c.Requests.ErrorText,
         }));
 
-    private static string RateCsv(IEnumerable<RateCell> cells) => Csv(
+    private static string RateCsv(IEnumerable<RateCell> cells) => Csv.Of(
         [
             "scenario", "protocol", "transport", "offered_per_s", "seconds", "issued", "ok", "failed", "timed_out", "cancelled", "throughput_per_s",
             "p50_ms", "p90_ms", "p99_ms", "max_ms", "max_late_ms", "within_bound", "server_cpu_us_per_request", "server_cores",
@@ -124,37 +124,18 @@ public sealed class ResultsFolder
         ],
         cells.SelectMany(c => c.Steps.Select(s => new object?[]
         {
-            c.Scenario.Name, c.Protocol, c.Transport, N(s.OfferedRate), N(s.Seconds), s.Requests.Issued, s.Requests.Ok, s.Requests.Failed, s.Requests.TimedOut,
-            s.Requests.Cancelled, N(s.Throughput), N(s.Latency.P50Ms), N(s.Latency.P90Ms), N(s.Latency.P99Ms), N(s.Latency.MaxMs), N(s.MaxLateMs),
-            s.WithinBound ? "yes" : "no", N(s.Cost?.ServerCpuMicros ?? double.NaN), N(s.ServerCores), N(s.Cost?.ServerAllocatedBytes ?? double.NaN),
-            N(s.Cost?.KernelCpuMicros ?? double.NaN), N(s.Cost?.ClientCpuMicros ?? double.NaN), s.Requests.ErrorText,
+            c.Scenario.Name, c.Protocol, c.Transport, Csv.Number(s.OfferedRate), Csv.Number(s.Seconds), s.Requests.Issued, s.Requests.Ok, s.Requests.Failed, s.Requests.TimedOut,
+            s.Requests.Cancelled, Csv.Number(s.Throughput), Csv.Number(s.Latency.P50Ms), Csv.Number(s.Latency.P90Ms), Csv.Number(s.Latency.P99Ms), Csv.Number(s.Latency.MaxMs), Csv.Number(s.MaxLateMs),
+            s.WithinBound ? "yes" : "no", Csv.Number(s.Cost?.ServerCpuMicros ?? double.NaN), Csv.Number(s.ServerCores), Csv.Number(s.Cost?.ServerAllocatedBytes ?? double.NaN),
+            Csv.Number(s.Cost?.KernelCpuMicros ?? double.NaN), Csv.Number(s.Cost?.ClientCpuMicros ?? double.NaN), s.Requests.ErrorText,
         })));
 
-    private static string PacedSeriesCsv(IEnumerable<PacedCell> cells) => Csv(
+    private static string PacedSeriesCsv(IEnumerable<PacedCell> cells) => Csv.Of(
         ["protocol", "transport", "index", "scheduled_ms", "started_ms", "latency_ms", "outcome", "error"],
         cells.SelectMany(c => c.Samples.Select(s => new object?[]
         {
-            c.Protocol, c.Transport, s.Index, N(s.ScheduledMs), N(s.StartedMs), N(s.LatencyMs), s.Outcome, s.Error ?? "",
+            c.Protocol, c.Transport, s.Index, Csv.Number(s.ScheduledMs), Csv.Number(s.StartedMs), Csv.Number(s.LatencyMs), s.Outcome, s.Error ?? "",
         })));
-
-    /// <summary>A header and rows through CsvHelper (RFC 4180 quoting); numbers already formatted invariantly.</summary>
-    private static string Csv(string[] header, IEnumerable<object?[]> rows)
-    {
-        using var text = new StringWriter(CultureInfo.InvariantCulture);
-        using (var csv = CsvWriter.Create(text, new CsvWriterOptions(), leaveOpen: true))
-        {
-            csv.WriteHeader(header);
-            foreach (var row in rows)
-            {
-                csv.WriteRecord(row.Select(field => Convert.ToString(field, CultureInfo.InvariantCulture) ?? "").ToArray());
-            }
-        }
-
-        return text.ToString();
-    }
-
-    private static string N(double value) =>
-        double.IsFinite(value) ? Math.Round(value, 4).ToString(CultureInfo.InvariantCulture) : "";
 
     private void Append<T>(string name, T item)
     {

@@ -22,7 +22,7 @@ public sealed class RoundDesignTests
         {
             var drift = Math.Exp(random.NextDouble() - 0.5); // the machine's drift hits both sides of a round alike
             a.Add(10 * drift);
-            b.Add(10 * drift * ratio * Math.Exp(noise * Normal(random)));
+            b.Add(10 * drift * ratio * Math.Exp(noise * random.Normal()));
             var read = looks?.Invoke(a.Count) ?? design;
             ranking = a.Count < 2 ? null : Ranking.Of([("A", Statistic.GeometricMean(a)), ("B", Statistic.GeometricMean(b))], (x, y) =>
                 x == "A" ? read.Paired(a, b) : read.Paired(b, a));
@@ -30,9 +30,6 @@ public sealed class RoundDesignTests
 
         return (a.Count, ranking!);
     }
-
-    private static double Normal(Random random) =>
-        Math.Sqrt(-2 * Math.Log(1 - random.NextDouble())) * Math.Cos(2 * Math.PI * random.NextDouble());
 
     [Fact]
     public void APlainOrderSettlesAtTheMinimum()

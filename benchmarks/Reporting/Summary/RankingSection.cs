@@ -45,9 +45,11 @@ internal sealed class RankingSection(ResultSet results)
         "interval (paired round by round: geometric mean of the rounds' ratios, Student's t with the row's round-to-round noise: the residual of its cells over its rounds), the ranking and the rounds that measured the row. " + Rule,
         Table(), null);
 
-private string Rule => $"Each pair of a row is faster (the whole 95 % interval of slower ÷ faster beyond 1 + {Verdict.PracticalDifference:P0}), level (the whole " +
-                   $"interval within {Verdict.PracticalDifference:P0} either way) or undecided. Tiers: the protocols no other is faster than, then the same " +
-                   "among the rest; › between tiers (with the ratio to the fastest), ≈ level and ? undecided within a tier, and \"not apart\" for " +
+    private string Rule => $"Each pair of a row is faster (the whole 95 % interval of slower ÷ faster beyond 1 + {Verdict.PracticalDifference:P0}), level (the whole " +
+                   $"interval within {Verdict.PracticalDifference:P0} either way) or undecided, and an undecided pair says what its interval still supports. Tiers: " +
+                   "the protocols no other is faster than, then the same among the rest; › between tiers (with the ratio to the fastest), ≈ level within a tier, " +
+                   "and for an undecided pair ≳ ahead by under 20 %, > ahead by how much unknown, ~ within 20 %, ? nothing known (each claim as sure as " +
+                   "\"faster\" and \"level\": wrong at most 2.5 % of the time); \"not apart\" for " +
                    "pairs the chain would order but are not (docs/methodology.md, \"Rankings\"). A sole winner (bold) is named when tier 1 " +
                    "has one protocol. " + (results.Design.Sequential
                        ? $"Rounds: {results.Design.Describe()}; the interval at a row's last round is a 95 % interval however many rounds it took."

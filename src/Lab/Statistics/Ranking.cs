@@ -5,8 +5,8 @@ namespace ProtocolBench.Lab.Statistics;
 /// faster than, tier 2 the same among the rest, and so on (the "subset of the best", Hsu 1996, applied again to what is
 /// left). Within a tier no side is faster than another: the tier's pairs are level or undecided. A sole winner is named
 /// exactly when tier 1 has one side. Written as <c>gRPC ≈ SignalR MessagePack › REST 2.50× [2.31–2.70] › GraphQL 5.0×
-/// [4.6–5.4]</c>: › between tiers (with the ratio of each tier's first side to the fastest), ≈ level and ? undecided
-/// within one. Where the chain says more than the pairs do (A ≈ B, B ≈ C, A › C reads "A ≈ B › C", which would put B
+/// [4.6–5.4]</c>: › between tiers (with the ratio of each tier's first side to the fastest), ≈ level and, for an undecided pair, its claim
+/// within one (~ within 20 %, ≳ ahead by under 20 %, &gt; ahead by how much unknown, ? nothing known: <see cref="Claim"/>). Where the chain says more than the pairs do (A ≈ B, B ≈ C, A › C reads "A ≈ B › C", which would put B
 /// ahead of C), the pairs that are not apart follow in a note: "(not apart: B ≈ C)".
 /// </summary>
 public sealed class Ranking
@@ -87,9 +87,12 @@ public sealed class Ranking
             {
                 (0, 0) => side,
                 (_, 0) => $" › {side} {Pair(fastest, side).Margin}",
-                _ => $" {Verdict.Symbol(Pair(tier[i - 1], side).State)} {side}",
+                _ => $" {Joint(tier[i - 1], side)} {side}",
             })));
-        var notApart = NotApart().Select(p => $"{p.Faster} {Verdict.Symbol(p.State)} {p.Slower}").ToList();
+        var notApart = NotApart().Select(p => $"{p.Faster} {p.Symbol} {p.Slower}").ToList();
         return notApart.Count == 0 ? chain : $"{chain} (not apart: {string.Join(", ", notApart)})";
     }
+
+    /// <summary>The symbol between two neighbours of a tier, the one written first on the left (<see cref="Verdict.Symbol"/>).</summary>
+    private string Joint(string left, string right) => Pair(left, right) is var pair && pair.Faster == left ? pair.Symbol : pair.MirroredSymbol;
 }

@@ -11,6 +11,9 @@ public sealed record RatioInterval(double Ratio, double Low, double High, int Va
 
     public bool HasInterval => double.IsFinite(Low) && double.IsFinite(High);
 
+    /// <summary>The standard error of the ratio's logarithm, the spread the interval was made from; NaN where it is not known.</summary>
+    public double LogError { get; init; } = double.NaN;
+
     /// <summary>The same comparison seen from the other side (<c>a ÷ b</c>).</summary>
     public RatioInterval Inverse() => this with { Ratio = 1 / Ratio, Low = 1 / High, High = 1 / Low };
 
@@ -31,7 +34,10 @@ public sealed record RatioInterval(double Ratio, double Low, double High, int Va
 
         var logs = a.Zip(b, (x, y) => Math.Log(y / x)).ToArray();
         var (mean, half) = Statistic.MeanAndHalfWidth(logs, confidence);
-        return new(Math.Exp(mean), Math.Exp(mean - half), Math.Exp(mean + half), logs.Length, "paired t over rounds");
+        return new(Math.Exp(mean), Math.Exp(mean - half), Math.Exp(mean + half), logs.Length, "paired t over rounds")
+        {
+            LogError = logs.Length < 2 ? double.NaN : Math.Sqrt(Statistic.Variance(logs) / logs.Length),
+        };
     }
 
     /// <summary>
@@ -52,6 +58,9 @@ public sealed record RatioInterval(double Ratio, double Low, double High, int Va
         // Welch–Satterthwaite degrees of freedom; with no spread at all there is nothing to widen.
         var df = error == 0 ? double.PositiveInfinity : Math.Pow(va + vb, 2) / (va * va / (logA.Length - 1) + vb * vb / (logB.Length - 1));
         var half = error == 0 ? 0 : Statistic.StudentQuantile(df) * error;
-        return new(Math.Exp(difference), Math.Exp(difference - half), Math.Exp(difference + half), Math.Min(logA.Length, logB.Length), "Welch t");
+        return new(Math.Exp(difference), Math.Exp(difference - half), Math.Exp(difference + half), Math.Min(logA.Length, logB.Length), "Welch t")
+        {
+            LogError = error,
+        };
     }
 }

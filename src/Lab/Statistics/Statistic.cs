@@ -37,6 +37,15 @@ public static class Statistic
             ? NormalDistribution.Standard.Quantile(1 - (1 - confidence) / 2)
             : new StudentDistribution(degreesOfFreedom).Quantile(1 - (1 - confidence) / 2);
 
+    /// <summary>
+    /// The chance that Fisher's F with these degrees of freedom is at least <paramref name="f"/>, through the beta
+    /// distribution (Perfolizer has no F): F = (d2 ÷ d1) X ÷ (1 − X) for X ~ Beta(d1 ÷ 2, d2 ÷ 2).
+    /// </summary>
+    public static double FisherUpperTail(double f, double numeratorDegrees, double denominatorDegrees) =>
+        f <= 0 ? 1
+        : double.IsPositiveInfinity(f) ? 0
+        : 1 - new BetaDistribution(numeratorDegrees / 2, denominatorDegrees / 2).Cdf(numeratorDegrees * f / (numeratorDegrees * f + denominatorDegrees));
+
     /// <summary>A percentile (0–100) by the same estimator as BenchmarkDotNet's (Hyndman–Fan type 7); NaN with no values.</summary>
     public static double Percentile(IEnumerable<double> values, double percentile)
     {

@@ -31,18 +31,65 @@ public sealed record Verdict(string Says, string Faster, string Slower, RatioInt
         : Margin.Low >= 1 / (1 + PracticalDifference) && Margin.High <= 1 + PracticalDifference ? PairState.Level
         : PairState.Undecided;
 
+    /// <summary>The bound of the claims an undecided pair can still carry (<see cref="Claim"/>): 20 %, twice the line.</summary>
+    public const double ClaimBound = 0.20;
+
+    /// <summary>
+    /// For an undecided pair, the strongest claim its interval supports: ahead by under 20 % (the whole interval within 1
+    /// and 1.2), ahead by how much unknown (above 1, past 1.2), within 20 % (within 1 ÷ 1.2 and 1.2) or nothing known;
+    /// null for a pair that is decided or untested.
+    /// </summary>
+    public Claim? Claim => State != PairState.Undecided ? null
+        : Margin.Low >= 1 ? (Margin.High <= 1 + ClaimBound ? Statistics.Claim.AheadByUnder : Statistics.Claim.Ahead)
+        : Margin.Low >= 1 / (1 + ClaimBound) && Margin.High <= 1 + ClaimBound ? Statistics.Claim.Within
+        : Statistics.Claim.NothingKnown;
+
+    /// <summary>The pair's state in words: "faster", "level", "within 20 %", "ahead by under 20 %", "ahead, by how much unknown", "nothing known" or "untested".</summary>
+    public string Reading => State switch
+    {
+        PairState.Faster => "faster",
+        PairState.Level => "level",
+        PairState.Undecided => Claim switch
+        {
+            Statistics.Claim.Within => $"within {ClaimBound:P0}",
+            Statistics.Claim.AheadByUnder => $"ahead by under {ClaimBound:P0}",
+            Statistics.Claim.Ahead => "ahead, by how much unknown",
+            _ => "nothing known",
+        },
+        _ => "untested",
+    };
+
     /// <summary>Whether two verdicts on the same pair name opposite sides faster.</summary>
     public bool Opposes(Verdict other) => Named && other.Named && Says != other.Says;
 
-    /// <summary>The pair as the ranking writes it: "A › B 1.30× [1.12–1.51]", "A ≈ B …" or "A ? B …".</summary>
-    public string Pair() => $"{Faster} {Symbol(State)} {Slower} {Margin}";
+    /// <summary>The pair as the ranking writes it, faster side first: "A › B 1.30× [1.12–1.51]", "A ≈ B …", "A ~ B …" and so on (<see cref="Symbol"/>).</summary>
+    public string Pair() => $"{Faster} {Symbol} {Slower} {Margin}";
 
-    /// <summary>How a ranking joins two sides: › faster, ≈ level, ? undecided or untested.</summary>
-    public static string Symbol(PairState state) => state switch
+    /// <summary>
+    /// How a ranking joins the pair, faster side first: › faster, ≈ level; for an undecided pair its claim: ~ within 20 %,
+    /// ≳ ahead by under 20 %, &gt; ahead by how much unknown, ? nothing known (or untested).
+    /// </summary>
+    public string Symbol => State switch
     {
         PairState.Faster => "›",
         PairState.Level => "≈",
+        PairState.Undecided => Claim switch
+        {
+            Statistics.Claim.Within => "~",
+            Statistics.Claim.AheadByUnder => "≳",
+            Statistics.Claim.Ahead => ">",
+            _ => "?",
+        },
         _ => "?",
+    };
+
+    /// <summary>The symbol with the sides the other way round: ≲ and &lt; for the claims that have a direction.</summary>
+    public string MirroredSymbol => Symbol switch
+    {
+        "≳" => "≲",
+        ">" => "<",
+        "›" => "‹",
+        var same => same,
     };
 
     /// <summary>Same as a paper's verdict: the same winner, or neither names one ("both").</summary>
