@@ -55,9 +55,10 @@ public sealed record BenchOptions
         var common = new CommonOptions();
         var job = new Option<JobKind>("--job", "-j")
         {
-            Description = "default: 4 or 5 rounds of 1 warm-up + 3 iterations of ~100 ms per cell, a fifth for rows with a pair it could decide; short: 2 such rounds, fixed; " +
+            Description = "default: 4 or 5 rounds of 1 warm-up + 3 iterations of ~100 ms per cell, a fifth for rows with a pair it could decide; " +
+                          $"thorough: the same rounds, up to {RoundDesign.Thorough.Maximum} for the cells of pairs more rounds could decide; short: 2 such rounds, fixed; " +
                           "medium, long: BenchmarkDotNet's presets, 3 rounds; dry: every cell once",
-            HelpName = "default|short|medium|long|dry",
+            HelpName = "default|thorough|short|medium|long|dry",
             DefaultValueFactory = _ => JobKind.Default,
             CustomParser = result => ParseJob(result.Tokens.Count > 0 ? result.Tokens[0].Value : "", result),
         };
@@ -178,12 +179,13 @@ public sealed record BenchOptions
                 : throw new UsageException("--rounds fixes the number of rounds; --min-rounds and --max-rounds let rows stop when settled: give one or the other.");
         }
 
-        if (kind == JobKind.Smoke || (kind != JobKind.Default && minimum is null && maximum is null))
+        var sequential = kind == JobKind.Thorough ? RoundDesign.Thorough : RoundDesign.Default;
+        if (kind == JobKind.Smoke || (kind is not (JobKind.Default or JobKind.Thorough) && minimum is null && maximum is null))
         {
             return RoundDesign.Fixed(SuiteJob.DefaultRounds(kind));
         }
 
-        var design = new RoundDesign(minimum ?? Math.Min(RoundDesign.Default.Minimum, maximum ?? int.MaxValue), maximum ?? Math.Max(RoundDesign.Default.Maximum, minimum ?? 0));
+        var design = new RoundDesign(minimum ?? Math.Min(sequential.Minimum, maximum ?? int.MaxValue), maximum ?? Math.Max(sequential.Maximum, minimum ?? 0));
         return design.Minimum < 2
             ? throw new UsageException($"--min-rounds {design.Minimum}: a pair needs two rounds for an interval; give 2 or more.")
             : design.Maximum < design.Minimum
@@ -196,12 +198,13 @@ public sealed record BenchOptions
         switch (value.ToLowerInvariant())
         {
             case "default": return JobKind.Default;
+            case "thorough": return JobKind.Thorough;
             case "short" or "shortrun": return JobKind.Short;
             case "medium" or "mediumrun": return JobKind.Medium;
             case "long" or "longrun": return JobKind.Long;
             case "dry" or "smoke": return JobKind.Smoke;
             default:
-                result.AddError($"--job {value}: expected default, short, medium, long or dry.");
+                result.AddError($"--job {value}: expected default, thorough, short, medium, long or dry.");
                 return JobKind.Default;
         }
     }

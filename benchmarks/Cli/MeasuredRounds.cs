@@ -18,14 +18,15 @@ public sealed record MeasuredRounds(IReadOnlyList<MeasuredRound> Rounds, IReadOn
 /// </summary>
 public sealed record MeasuredRound(int Round, IReadOnlyList<(BenchmarkCase Case, RoundResult Result)> Results, IReadOnlyList<string> ReportFiles, IReadOnlyList<string> Problems)
 {
-    public static MeasuredRound From(int round, IEnumerable<Summary> summaries, string results)
+    /// <param name="costs">Each cell's cost in the round by its case's id (<see cref="ServerCostDiagnoser.TakeRound"/>).</param>
+    public static MeasuredRound From(int round, IEnumerable<Summary> summaries, string results, IReadOnlyDictionary<string, CostPerOp>? costs = null)
     {
         var cases = new List<(BenchmarkCase, RoundResult)>();
         var files = new List<string>();
         var problems = new List<string>();
         foreach (var summary in summaries)
         {
-            cases.AddRange(summary.Reports.Select(report => (report.BenchmarkCase, RoundResult.From(round, report))));
+            cases.AddRange(summary.Reports.Select(report => (report.BenchmarkCase, RoundResult.From(round, report, costs?.GetValueOrDefault(Cell.Id(report.BenchmarkCase))))));
             // One class per summary: reports are named after the class; with --join after the summary's title.
             var types = summary.BenchmarksCases.Select(c => c.Descriptor.Type).Distinct().ToList();
             var name = types.Count == 1 ? types[0].FullName : summary.Title;

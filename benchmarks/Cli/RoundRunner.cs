@@ -39,6 +39,8 @@ public sealed class RoundRunner(
         var foreign = await ForeignCellsAsync(selection);
         var made = foreign.Where(f => f.Call is not null).Select(f => f.Case).ToHashSet();
         var open = rows.ToHashSet();
+        // After the first look, the cells of the open rows that are in a pair more rounds could decide; null before it.
+        HashSet<(Scenario, Transport, Protocol)>? openCells = null;
         var settled = new HashSet<(Scenario, Transport)>();
         var onTheLine = new HashSet<(Scenario, Transport)>();
         // Each cell's time per call (the warm-up's timing pass, then its median in the last round): sizes its iterations.
@@ -46,7 +48,7 @@ public sealed class RoundRunner(
         var warm = false;
         for (var round = 1; round <= design.Maximum && !interruption.Requested && (open.Count > 0 || round <= design.Minimum); round++)
         {
-            var inOpenRows = Measures(open, round);
+            var inOpenRows = Measures(open, openCells, round);
             // Through another stack: BenchmarkDotNet measures what has no protocol; a cell the stack cannot make, nobody.
             Func<BenchmarkCase, bool> measures = _stack is null ? inOpenRows : c => inOpenRows(c) && (!Cell.HasProtocol(c) || made.Contains(c));
             if (round > 1 && options.RestartEvery > 0 && (round - 1) % options.RestartEvery == 0 && !session.External)
@@ -99,12 +101,13 @@ public sealed class RoundRunner(
             }
 
             progress.StartRound(round, open.Count < rows.Count ? $"{open.Count} of {rows.Count} rows still open" : null);
-            var config = RoundConfig(Path.Combine(results, BenchmarkCommand.RoundFolder(round)), random, progress, allocations: round == 1);
+            var config = RoundConfig(Path.Combine(results, BenchmarkCommand.RoundFolder(round)), random, progress, allocations: round == 1, cost: round <= design.Minimum);
             // The classes in a new order too: the floor is not always measured first, right after a restart.
             var types = BenchmarkCommand.SuiteTypes.ToArray();
             random.Shuffle(types);
             var dropped = _cost.Dropped;
-            var measured = MeasuredRound.From(round, RunRound(types, config, perCall, _stack is null ? measures : c => measures(c) && !Cell.HasProtocol(c)), results);
+            var summaries = RunRound(types, config, perCall, _stack is null ? measures : c => measures(c) && !Cell.HasProtocol(c));
+            var measured = MeasuredRound.From(round, summaries, results, _cost.TakeRound());
             if (_stack is not null)
             {
                 measured = measured with { Results = [.. measured.Results, .. await MeasureThroughStackAsync(foreign.Where(f => measures(f.Case) && f.Call is not null).ToArray(), round, random)] };
@@ -126,10 +129,11 @@ public sealed class RoundRunner(
                 var looked = Look(design, rounds, open);
                 settled.UnionWith(looked.Where(l => l.Settled).Select(l => l.Row));
                 open = [.. looked.Where(l => design.MeasuresAgain(l.Rounds, l.Settled, l.CouldDecide)).Select(l => l.Row)];
+                openCells = [.. looked.Where(l => open.Contains(l.Row)).SelectMany(l => l.Open.Select(protocol => (l.Row.Item1, l.Row.Item2, protocol)))];
                 onTheLine.UnionWith(looked.Where(l => design.StopsOnTheLine(l.Rounds, l.Settled, l.CouldDecide)).Select(l => l.Row));
                 Console.WriteLine($"After round {round}: {settled.Count} of {rows.Count} rows settled (every pair faster or level), " +
                                   (onTheLine.Count > 0 ? $"{onTheLine.Count} with undecided pairs too close to the 10 % line for more rounds to decide, " : "") +
-                                  (open.Count > 0 ? $"{open.Count} measured to round {design.Maximum}." : "none measured again."));
+                                  (open.Count > 0 ? $"{open.Count} measured to round {design.Maximum}, {openCells.Count} of their {selection.Count(c => Cell.HasProtocol(c) && open.Contains((Cell.ScenarioOf(c), Cell.TransportOf(c))))} cells (those in a pair more rounds could decide)." : "none measured again."));
             }
         }
 
@@ -210,29 +214,40 @@ public sealed class RoundRunner(
         }
     }
 
-    /// <summary>What a round measures: the cells of its open rows; a domain floor or loopback transfer while a row of its scenario is open (or up to the minimum).</summary>
-    private Func<BenchmarkCase, bool> Measures(IReadOnlySet<(Scenario, Transport)> open, int round) =>
+    /// <summary>
+    /// What a round measures: the cells of its open rows, after the first look only those in a pair more rounds could
+    /// decide (a cell whose pairs are decided keeps their first look's intervals: <see cref="ResultSet.Ratio"/>); a domain
+    /// floor or loopback transfer while a row of its scenario is open (or up to the minimum).
+    /// </summary>
+    private Func<BenchmarkCase, bool> Measures(IReadOnlySet<(Scenario, Transport)> open, IReadOnlySet<(Scenario, Transport, Protocol)>? openCells, int round) =>
         c => Cell.HasProtocol(c)
-            ? open.Contains((Cell.ScenarioOf(c), Cell.TransportOf(c)))
+            ? open.Contains((Cell.ScenarioOf(c), Cell.TransportOf(c))) && (openCells is null || openCells.Contains((Cell.ScenarioOf(c), Cell.TransportOf(c), Cell.ProtocolOf(c))))
             : round <= options.Design.Minimum || open.Any(row => row.Item1 == Cell.ScenarioOf(c));
 
     /// <summary>
     /// The look after the minimum: each open row's rounds so far, whether its ranking over them is settled (every pair
     /// decided), and whether more rounds could decide an undecided pair; the design measures again the rows that are not
-    /// settled and could be (<see cref="RoundDesign.MeasuresAgain"/>). A row with
+    /// settled and could be (<see cref="RoundDesign.MeasuresAgain"/>), and of those only the cells in a pair more rounds
+    /// could decide. A row with
     /// fewer than two protocols measured has nothing to decide: it is closed, not settled.
     /// </summary>
-    private static List<((Scenario, Transport) Row, int Rounds, bool Settled, bool CouldDecide)> Look(
+    private static List<((Scenario, Transport) Row, int Rounds, bool Settled, bool CouldDecide, IEnumerable<Protocol> Open)> Look(
         RoundDesign design, IEnumerable<MeasuredRound> rounds, IEnumerable<(Scenario, Transport)> open)
     {
         var results = new ResultSet(BenchmarkCommand.Cells(rounds.SelectMany(r => r.Results).Where(r => Cell.HasProtocol(r.Case))), [], [], design);
         return [.. open.Select(row => results.RankingOf(row.Item1, row.Item2) is { } ranking
-            ? (row, ranking.Rounds, ranking.Ranking.Settled, ranking.CouldDecide)
-            : (row, design.Maximum, false, false))];
+            ? (row, ranking.Rounds, ranking.Ranking.Settled, ranking.CouldDecide,
+               ranking.Open.SelectMany(p => new[] { p.Faster, p.Slower }).Distinct().Select(name => Display.Protocols.First(p => Display.Of(p) == name)))
+            : (row, design.Maximum, false, false, Enumerable.Empty<Protocol>()))];
     }
 
-    private IConfig RoundConfig(string folder, Random random, ProgressReporter progress, bool allocations) =>
-        arguments.Apply(BenchConfig.Create(options.Job, options.Verbose, folder, clientMask, new InterleavedOrderer(random), progress, _wire, allocations, _cost));
+    /// <param name="cost">
+    /// Read the services' cost: in the rounds every row is measured in (up to the minimum), not in the rounds after the
+    /// first look. Its two pauses are about half of a cell's time beyond its iterations, and the rounds after the look are there to decide the open rows' times; read in the same rounds for
+    /// every row, the cost's intervals do not depend on which rows the look kept open (docs/methodology.md, "Where a round's time goes").
+    /// </param>
+    private IConfig RoundConfig(string folder, Random random, ProgressReporter progress, bool allocations, bool cost = true) =>
+        arguments.Apply(BenchConfig.Create(options.Job, options.Verbose, folder, clientMask, new InterleavedOrderer(random), progress, _wire, allocations, cost ? _cost : null));
 
     /// <summary>One round as BenchmarkSwitcher would run it, with each cell's iterations sized (<see cref="SuiteJob.SizeIterations"/>).</summary>
     private static List<Summary> RunRound(Type[] types, IConfig config, IReadOnlyDictionary<string, double> perCall, Func<BenchmarkCase, bool> measures)

@@ -23,6 +23,8 @@ public static class SuiteJob
     public static Job Create(JobKind kind) => kind switch
     {
         JobKind.Default => Round("Round"),
+        // The default job's round, with more rounds after the look (RoundDesign.Thorough).
+        JobKind.Thorough => Round("Round"),
         // The default job's round; the job differs in its rounds (DefaultRounds).
         JobKind.Short => Round("ShortRound"),
         JobKind.Medium => new Job("MediumRun", Job.MediumRun).WithUnrollFactor(1),
@@ -80,6 +82,7 @@ public static class SuiteJob
     public static int DefaultRounds(JobKind kind) => kind switch
     {
         JobKind.Default => RoundDesign.Default.Maximum,
+        JobKind.Thorough => RoundDesign.Thorough.Maximum,
         // The quick pass: two rounds give each pair an interval (the row's noise has k − 1 degrees of freedom).
         JobKind.Short => 2,
         JobKind.Smoke => 1,
@@ -88,7 +91,7 @@ public static class SuiteJob
 
     public static string Describe(JobKind kind) => kind switch
     {
-        JobKind.Default => "1 warm-up + 3 measured iterations of ~100 ms per cell",
+        JobKind.Default or JobKind.Thorough => "1 warm-up + 3 measured iterations of ~100 ms per cell",
         JobKind.Short => "1 warm-up + 3 measured iterations of ~100 ms per cell",
         JobKind.Medium => "BenchmarkDotNet's MediumRun preset (2 launches × 15 iterations) per cell",
         JobKind.Long => "BenchmarkDotNet's LongRun preset (3 launches × 100 iterations) per cell",

@@ -37,37 +37,49 @@ public sealed class ResultSet(
     /// <summary>
     /// b's time ÷ a's, paired round by round over the rounds both were measured in, with the design's interval at that many
     /// rounds (<see cref="RoundDesign.ConfidenceAt"/>): for two cells of one row that moved alike, one whose spread is the
-    /// row's round-to-round noise (<see cref="RowNoise"/>); otherwise, and for a cell noisier than its row
-    /// (<see cref="RowNoise.Noisier"/>), the pair's own.
+    /// round-to-round noise (<see cref="RowNoise"/>) of the row's cells measured in all those rounds; otherwise, and for a
+    /// cell noisier than its row (<see cref="RowNoise.Noisier"/>), the pair's own. A cell a sequential design stopped
+    /// measuring at its first look (its pairs were decided) keeps, with each cell measured on, the interval of those rounds.
     /// </summary>
     public RatioInterval Ratio(Timed a, Timed b)
     {
         var (x, y) = Timed.Pairs(a, b);
         if (a is CellResult one && b is CellResult other && (one.Scenario, one.Transport) == (other.Scenario, other.Transport))
         {
-            var (row, cells) = RowOf(one.Scenario, one.Transport);
+            var (row, cells) = RowOf(one.Scenario, one.Transport, RoundsOf(one).Intersect(RoundsOf(other)));
             return row.Ratio(cells.IndexOf(one), cells.IndexOf(other), x, y, Design.ConfidenceAt(x.Length));
         }
 
         return Design.Paired(x, y);
     }
 
-    private readonly Dictionary<(Scenario, Transport), (CheckedRow Row, List<CellResult> Cells)> _rows = [];
+    private readonly Dictionary<string, (CheckedRow Row, List<CellResult> Cells)> _rows = [];
 
     /// <summary>The row's round-to-round noise over the rounds all its protocols were measured in; null with fewer than two of either.</summary>
     public RowNoise? NoiseOf(Scenario scenario, Transport transport) => RowOf(scenario, transport).Row.Noise;
 
-    /// <summary>The row's cells that moved more between rounds than their row mates (<see cref="RowNoise.Noisier"/>).</summary>
+    /// <summary>The row's cells that moved more between rounds than their row mates (<see cref="RowNoise.Noisier"/>), over the rounds all were measured in.</summary>
     public IEnumerable<(CellResult Cell, NoisyCell Check)> NoisierCells(Scenario scenario, Transport transport) =>
         RowOf(scenario, transport) is var (row, cells) ? row.Noisy.Select(n => (cells[n.Index], n)) : [];
 
+    private static IEnumerable<int> RoundsOf(Timed timed) => timed.Measured.Select(r => r.Round);
+
+    /// <summary>The row's cells measured in all its protocols' common rounds, checked over them.</summary>
     private (CheckedRow Row, List<CellResult> Cells) RowOf(Scenario scenario, Transport transport)
     {
-        if (!_rows.TryGetValue((scenario, transport), out var row))
+        var cells = Display.Protocols.Select(p => Find(scenario, p, transport)).OfType<CellResult>().ToList();
+        return RowOf(scenario, transport, cells.Count == 0 ? [] : cells.Skip(1).Aggregate(RoundsOf(cells[0]), (all, c) => all.Intersect(RoundsOf(c))));
+    }
+
+    /// <summary>The row's cells measured in every one of <paramref name="rounds"/>, checked over those rounds.</summary>
+    private (CheckedRow Row, List<CellResult> Cells) RowOf(Scenario scenario, Transport transport, IEnumerable<int> rounds)
+    {
+        var over = rounds.Order().ToList();
+        var key = $"{scenario.Name} {transport} {string.Join(',', over)}";
+        if (!_rows.TryGetValue(key, out var row))
         {
-            var cells = Display.Protocols.Select(p => Find(scenario, p, transport)).OfType<CellResult>().ToList();
-            var rounds = cells.Count == 0 ? [] : cells.Skip(1).Aggregate(cells[0].Measured.Select(r => r.Round), (all, c) => all.Intersect(c.Measured.Select(r => r.Round))).Order().ToList();
-            row = _rows[(scenario, transport)] = (CheckedRow.Of([.. cells.Select(c => (IReadOnlyList<double>)[.. rounds.Select(r => c.RoundMedian(r)!.Value)])]), cells);
+            var cells = Display.Protocols.Select(p => Find(scenario, p, transport)).OfType<CellResult>().Where(c => !over.Except(RoundsOf(c)).Any()).ToList();
+            row = _rows[key] = (CheckedRow.Of([.. cells.Select(c => (IReadOnlyList<double>)[.. over.Select(r => c.RoundMedian(r)!.Value)])]), cells);
         }
 
         return row;
@@ -105,7 +117,7 @@ public sealed class ResultSet(
     public RatioInterval? RatioToRest(Scenario scenario, Protocol protocol, Transport transport) =>
         Find(scenario, protocol, transport) is { } cell ? RatioToRest(cell) : null;
 
-    /// <summary>A cell's server CPU per operation ÷ REST's on the same row, paired round by round; null for REST, without REST, or unread.</summary>
+    /// <summary>A cell's server CPU per operation ÷ REST's on the same row, paired round by round at 95 %; null for REST, without REST, or unread.</summary>
     public RatioInterval? ServerCpuToRest(CellResult cell)
     {
         if (cell.Protocol == Protocol.Rest || Find(cell.Scenario, Protocol.Rest, cell.Transport) is not { } rest)
@@ -117,7 +129,8 @@ public sealed class ResultSet(
                       join b in cell.Measured on a.Round equals b.Round
                       where a.Cost is not null && b.Cost is not null
                       select (OfRest: a.Cost!.ServerCpuMicros, OfCell: b.Cost!.ServerCpuMicros)).ToList();
-        return rounds.Count == 0 ? null : Design.Paired([.. rounds.Select(r => r.OfRest)], [.. rounds.Select(r => r.OfCell)]);
+        // The cost is read in the rounds every row is measured in, whatever the looks decide (RoundRunner): a fixed 95 %.
+        return rounds.Count == 0 ? null : RatioInterval.Paired([.. rounds.Select(r => r.OfRest)], [.. rounds.Select(r => r.OfCell)]);
     }
 
     /// <summary>Every reading of the services' cost this run took: the cells' and the loopback transfers'.</summary>
@@ -144,8 +157,8 @@ public sealed class ResultSet(
 
         var ranking = Ranking.Of([.. cells.Select(c => (c.Key, c.Value.Time))], (a, b) => Ratio(cells[a], cells[b]));
         var noise = NoiseOf(scenario, transport);
-        var couldDecide = ranking.Undecided.Any(p => noise is null || Design.CouldDecide(p.Margin, noise));
-        return new RowRanking(scenario, transport, ranking, cells.Values.Max(c => c.Measured.Count()), couldDecide);
+        return new RowRanking(scenario, transport, ranking, cells.Values.Max(c => c.Measured.Count()),
+            [.. ranking.Undecided.Where(p => noise is null || Design.CouldDecide(p.Margin, noise))]);
     }
 
     /// <summary>Every row's ranking, in the report's order.</summary>

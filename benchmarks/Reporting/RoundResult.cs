@@ -13,7 +13,8 @@ public sealed record RoundResult(
     int Round, bool Success, double Median, double Mean, double P95, IReadOnlyList<double> Iterations, long? AllocatedPerOp, CostPerOp? Cost = null,
     [property: JsonIgnore] WireSample? Wire = null)
 {
-    public static RoundResult From(int round, BenchmarkReport report)
+    /// <param name="cost">What the cell's operations cost the service in this round (<see cref="ServerCostDiagnoser.TakeRound"/>), or null.</param>
+    public static RoundResult From(int round, BenchmarkReport report, CostPerOp? cost = null)
     {
         var stats = report.Success ? report.ResultStatistics : null;
         var iterations = report.AllMeasurements
@@ -28,7 +29,7 @@ public sealed record RoundResult(
             stats?.Percentiles.P95 ?? double.NaN,
             iterations,
             stats is null ? null : report.GcStats.GetBytesAllocatedPerOperation(report.BenchmarkCase),
-            stats is null ? null : ServerCostDiagnoser.CostOf(report),
+            stats is null ? null : cost,
             WireBytesDiagnoser.WireOf(report));
     }
 }

@@ -25,6 +25,10 @@ public static class ConsoleReport
         if (r.Findings.Count > 0)
         {
             Print("compared with the papers", LoadReport.Findings(r.Findings));
+            if (PaperFindings.PacedLine(r.Findings) is { } verdicts)
+            {
+                AnsiConsole.WriteLine(verdicts);
+            }
         }
 
         if (r.DriverCheck is { } check)

@@ -14,6 +14,11 @@ public static class LoadReport
         var report = new Report("ProtocolBench load study");
         report.Paragraph($"Run `{r.Run.Id}`, {r.Run.Started:yyyy-MM-dd HH:mm:ss} → {r.Run.Finished:HH:mm:ss} UTC ({r.Run.Duration.TotalMinutes:F1} min), mode `{r.Mode}`" +
                          (r.Settings.Quick ? " (`--quick`: a small bounded run, not a study)" : "") + ".");
+        if (PaperFindings.PacedLine(r.Findings) is { } verdicts)
+        {
+            report.Lead(verdicts);
+        }
+
         if (r.Run.Interrupted is { } why)
         {
             report.Warning($"**Interrupted ({why}): partial results.** Cells that did not finish are marked.");

@@ -173,6 +173,23 @@ public static class PaperFindings
         return new(Papers.Sliwa, claim, $"REST best throughput in {fastest} of {groups.Count} cells, lowest p50 in {lowest}; best throughput by protocol: {winners}", verdict);
     }
 
+    /// <summary>
+    /// The headline of a run with Bolanowski's paced study, as the benchmark's summary has one: "Reproduces 12 of the
+    /// paper's 14 verdicts (...)" with the ones reproduced; null when no paced verdict was measured.
+    /// </summary>
+    public static string? PacedLine(IReadOnlyList<Finding> findings)
+    {
+        var verdicts = findings.Where(f => f.Paper == Papers.Bolanowski && f.Verdict != NotMeasured).ToList();
+        if (verdicts.Count == 0)
+        {
+            return null;
+        }
+
+        var reproduced = verdicts.Where(f => f.Verdict == Reproduced).ToList();
+        return $"Reproduces {reproduced.Count} of the paper's {verdicts.Count} verdicts (Bolanowski et al., the paced study; the rule of " +
+               "docs/methodology.md, \"Pair states\")" + (reproduced.Count > 0 ? ": " + string.Join("; ", reproduced.Select(f => f.Claim.Split(':')[0].Replace("paced ", ""))) : "") + ".";
+    }
+
     private const int VerdictBlocks = 5;
 
     private static IEnumerable<Finding> PacedVerdicts(IReadOnlyList<PacedCell> paced)

@@ -55,4 +55,15 @@ public sealed class ClaimTests
         Assert.Equal(PairState.Undecided, ranking.Pair("B", "C").State);
         Assert.StartsWith("A ≈ B ≳ C > D ? E", ranking.ToString());
     }
+
+    [Fact]
+    public void AVerdictWithoutAWinnerSaysWhatIsKnown()
+    {
+        Assert.Equal("no clear winner (REST ahead by under 20 %: gRPC ÷ REST 1.08× [1.02–1.15])",
+            Verdict.Of("REST", "gRPC", new RatioInterval(1.08, 1.02, 1.15, 5, "test")).ToString());
+        Assert.Equal("no clear winner (within 20 %: gRPC ÷ REST 1.04× [0.90–1.19])",
+            Verdict.Of("REST", "gRPC", new RatioInterval(1.04, 0.90, 1.19, 5, "test")).ToString());
+        Assert.Equal("no clear winner (level: gRPC ÷ REST 1.02× [0.95–1.08])",
+            Verdict.Of("REST", "gRPC", new RatioInterval(1.02, 0.95, 1.08, 5, "test")).ToString());
+    }
 }

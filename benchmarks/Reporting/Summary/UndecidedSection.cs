@@ -17,7 +17,7 @@ internal sealed class UndecidedSection(ResultSet results)
         {
             foreach (var pair in row.Ranking.Undecided.OrderBy(p => p.Claim))
             {
-                table.Add(row.Scenario.Short, Display.Of(row.Transport), pair.Pair(), pair.Claim is Claim.AheadByUnder or Claim.Ahead ? $"{pair.Faster} {pair.Reading}" : pair.Reading, row.Rounds.ToString(SummaryText.Invariant));
+                table.Add(row.Scenario.Short, Display.Of(row.Transport), pair.Pair(), pair.Known, row.Rounds.ToString(SummaryText.Invariant));
             }
         }
 

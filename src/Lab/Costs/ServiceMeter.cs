@@ -125,6 +125,15 @@ public sealed class ServiceMeter : IDisposable
     /// <summary>The mark of a pause that began at <paramref name="at"/> and ends now, with the kernel's account read now.</summary>
     private MeterMark Resumed(DateTime at) => new(at, KernelCpu.Seconds(ProcessId), DateTime.UtcNow);
 
+    /// <summary>Whether the collection that gives the account at a marked instant has arrived, so that <see cref="Read"/> will not wait.</summary>
+    public bool Arrived(MeterMark mark)
+    {
+        lock (_gate)
+        {
+            return _collections.Any(c => c.Due >= mark.At);
+        }
+    }
+
     /// <summary>The account at a marked instant: the first collection due at or after it, once it has arrived.</summary>
     /// <exception cref="TimeoutException">No such collection arrived: the service or its diagnostics ended.</exception>
     public ServerReading Read(MeterMark mark)

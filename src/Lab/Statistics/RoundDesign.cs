@@ -20,6 +20,9 @@ public sealed record RoundDesign(int Minimum, int Maximum)
     /// <summary>The default job's rounds: every row four times, the rows a fifth round could still decide five times.</summary>
     public static readonly RoundDesign Default = new(4, 5);
 
+    /// <summary>The thorough job's rounds (--job thorough): every row four times, the cells a round could still decide up to ten.</summary>
+    public static readonly RoundDesign Thorough = new(4, 10);
+
     /// <summary>What the first look of a sequential design spends of the 5 %: its interval has confidence 99.5 %.</summary>
     public const double FirstLook = 0.005;
 

@@ -112,5 +112,9 @@ public sealed record Verdict(string Says, string Faster, string Slower, RatioInt
 
     public override string ToString() => Named
         ? $"{Says} ({Slower} ÷ {Says} {Margin})"
-        : Decided ? $"{NoClearWinner} ({Slower} ÷ {Faster} {Margin})" : Says;
+        : State == PairState.Undecided ? $"{NoClearWinner} ({Known}: {Slower} ÷ {Faster} {Margin})"
+        : Decided ? $"{NoClearWinner} ({Reading}: {Slower} ÷ {Faster} {Margin})" : Says;
+
+    /// <summary>What an undecided pair's claim says, with the side it names where it has a direction: "REST ahead by under 20 %", "within 20 %", "nothing known".</summary>
+    public string Known => Claim is Statistics.Claim.AheadByUnder or Statistics.Claim.Ahead ? $"{Faster} {Reading}" : Reading;
 }
