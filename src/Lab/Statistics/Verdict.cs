@@ -88,7 +88,6 @@ public sealed record Verdict(string Says, string Faster, string Slower, RatioInt
     {
         "≳" => "≲",
         ">" => "<",
-        "›" => "‹",
         var same => same,
     };
 
