@@ -190,14 +190,12 @@ public static class PaperFindings
                "docs/methodology.md, \"Pair states\")" + (reproduced.Count > 0 ? ": " + string.Join("; ", reproduced.Select(f => f.Claim.Split(':')[0].Replace("paced ", ""))) : "") + ".";
     }
 
-    private const int VerdictBlocks = 5;
-
     private static IEnumerable<Finding> PacedVerdicts(IReadOnlyList<PacedCell> paced)
     {
         foreach (var group in paced.Where(c => c.Measured && double.IsFinite(c.MedianMs)).GroupBy(c => (c.Scenario, c.Transport)))
         {
             var scenario = group.Key.Scenario;
-            if (scenario is not { Bolanowski: { } number, Paper: { } paper })
+            if (scenario is not { Bolanowski: not null, Paper: { } paper })
             {
                 continue;
             }
@@ -206,33 +204,23 @@ public static class PaperFindings
             var grpc = group.FirstOrDefault(c => c.Protocol == Protocol.Grpc);
             var graphql = group.FirstOrDefault(c => c.Protocol == Protocol.GraphQL);
             var (theirRest, theirGrpc, theirWinner) = paper.On(group.Key.Transport);
-            var claim = $"paced {number} {scenario.Label}, {Display.Of(group.Key.Transport)}: medians REST {theirRest} ms, gRPC {theirGrpc} ms → {theirWinner}";
+            var claim = $"paced {scenario.Label}, {Display.Of(group.Key.Transport)}: medians REST {theirRest} ms, gRPC {theirGrpc} ms → {theirWinner}";
             if (rest is null || grpc is null)
             {
                 yield return new(Papers.Bolanowski, claim, "", NotMeasured);
                 continue;
             }
 
-            var ours = Verdict.Of(Display.Of(Protocol.Rest), Display.Of(Protocol.Grpc), RatioInterval.Unpaired(BlockMedians(rest), BlockMedians(grpc)));
+            var ours = Verdict.Of(Display.Of(Protocol.Rest), Display.Of(Protocol.Grpc), RatioInterval.Ranked(Latencies(rest), Latencies(grpc)));
             var text = $"REST {rest.MedianMs:F2} ms, gRPC {grpc.MedianMs:F2} ms" +
                        (graphql is null ? "" : $", GraphQL {graphql.MedianMs:F2} ms") + $" → {ours}";
             yield return new(Papers.Bolanowski, claim, text, !ours.Decided ? NotMeasured : ours.Matches(theirWinner) ? Reproduced : NotReproduced);
         }
     }
 
-    /// <summary>
-    /// A paced cell as one side of a verdict: the median latency of each of <see cref="VerdictBlocks"/> consecutive blocks
-    /// of its successful requests, so that the interval reflects how the cell drifted, not only how requests scatter.
-    /// </summary>
-    private static double[] BlockMedians(PacedCell cell)
-    {
-        var latencies = cell.Samples.Where(s => s.Outcome == OutcomeKind.Ok).Select(s => s.LatencyMs).ToArray();
-        var blocks = Math.Min(VerdictBlocks, latencies.Length);
-        return Enumerable.Range(0, blocks)
-            .Select(b => latencies[(b * latencies.Length / blocks)..((b + 1) * latencies.Length / blocks)])
-            .Select(Statistic.Median)
-            .ToArray();
-    }
+    /// <summary>A paced cell as one side of a verdict: the latencies of its successful requests.</summary>
+    private static double[] Latencies(PacedCell cell) =>
+        cell.Samples.Where(s => s.Outcome == OutcomeKind.Ok).Select(s => s.LatencyMs).ToArray();
 
     private static string Factor(double ratio, double claimed) =>
         ratio >= claimed * 2 / 3 ? Reproduced : ratio > 1 ? DirectionOnly : NotReproduced;

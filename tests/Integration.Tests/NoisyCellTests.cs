@@ -10,8 +10,8 @@ public sealed class NoisyCellTests
 
     /// <summary>
     /// Rows of five cells, A exactly 10 % faster than B and the others far apart, measured as the default design measures
-    /// them (four rounds, a look at 99.5 % that stops a decided pair or one too close to the line, a fifth round read at
-    /// 95.5 %); A moves <paramref name="noisier"/> times as much as the others. The share of rows that call A faster.
+    /// them (four rounds, a look at 99.5 % that stops a decided pair or one too close to the line, then rounds up to the
+    /// maximum read at 95.5 %); A moves <paramref name="noisier"/> times as much as the others. The share of rows that call A faster.
     /// </summary>
     private static double CalledFaster(double noisier, bool checkCells, int rows = 20_000)
     {

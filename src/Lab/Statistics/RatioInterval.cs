@@ -2,8 +2,9 @@ namespace ProtocolBench.Lab.Statistics;
 
 /// <summary>
 /// A ratio of two sides' times (<c>b ÷ a</c>: above 1 when a is faster) with its 95 % confidence interval.
-/// The intervals are Student's t on the logarithms, so they are symmetric on a log scale (a ratio and its inverse
-/// have the same evidence) and need no more than two values per side.
+/// Rounds' ratios are paired with Student's t on the logarithms, symmetric on a log scale (a ratio and its inverse have
+/// the same evidence) and needing no more than two values per side; two samples of requests are ranked
+/// (<see cref="Ranked"/>).
 /// </summary>
 public sealed record RatioInterval(double Ratio, double Low, double High, int Values, string Method)
 {
@@ -41,26 +42,36 @@ public sealed record RatioInterval(double Ratio, double Low, double High, int Va
     }
 
     /// <summary>
-    /// From values not measured together (blocks of requests sent one side after the other): the ratio of the
-    /// geometric means and Welch's t interval of the difference of the mean logarithms.
+    /// From two samples not measured together (the requests of two paced cells, sent one cell after the other): the
+    /// Hodges–Lehmann ratio, the median of every <c>b[j] ÷ a[i]</c>, with the distribution-free interval of the
+    /// Mann–Whitney test (Moses): the k-th smallest and k-th largest of those ratios, k from the distribution of the
+    /// test's U. Every request counts, not a block's median; it assumes only that each sample's times come from one
+    /// distribution and the two differ by a factor. Ties (times in whole milliseconds) can only widen it: the ends are
+    /// closed, so it covers at least as often as its confidence says. Times must be positive; otherwise no interval.
     /// </summary>
-    public static RatioInterval Unpaired(IReadOnlyList<double> a, IReadOnlyList<double> b)
+    public static RatioInterval Ranked(IReadOnlyList<double> a, IReadOnlyList<double> b, double confidence = Confidence)
     {
-        var (logA, logB) = (a.Select(x => Math.Log(x)).ToArray(), b.Select(x => Math.Log(x)).ToArray());
-        var difference = logB.Average() - logA.Average();
-        if (logA.Length < 2 || logB.Length < 2)
+        const string method = "Hodges–Lehmann, Mann–Whitney interval";
+        if (a.Count == 0 || b.Count == 0 || a.Concat(b).Any(t => !(t > 0) || !double.IsFinite(t)))
         {
-            return new(Math.Exp(difference), double.NaN, double.NaN, Math.Min(logA.Length, logB.Length), "Welch t");
+            return new(double.NaN, double.NaN, double.NaN, Math.Min(a.Count, b.Count), method);
         }
 
-        var (va, vb) = (Statistic.Variance(logA) / logA.Length, Statistic.Variance(logB) / logB.Length);
-        var error = Math.Sqrt(va + vb);
-        // Welch–Satterthwaite degrees of freedom; with no spread at all there is nothing to widen.
-        var df = error == 0 ? double.PositiveInfinity : Math.Pow(va + vb, 2) / (va * va / (logA.Length - 1) + vb * vb / (logB.Length - 1));
-        var half = error == 0 ? 0 : Statistic.StudentQuantile(df) * error;
-        return new(Math.Exp(difference), Math.Exp(difference - half), Math.Exp(difference + half), Math.Min(logA.Length, logB.Length), "Welch t")
+        var ratios = new double[a.Count * b.Count];
+        var i = 0;
+        foreach (var x in a)
         {
-            LogError = error,
-        };
+            foreach (var y in b)
+            {
+                ratios[i++] = y / x;
+            }
+        }
+
+        Array.Sort(ratios);
+        var median = ratios.Length % 2 == 1 ? ratios[ratios.Length / 2] : Math.Sqrt(ratios[ratios.Length / 2 - 1] * ratios[ratios.Length / 2]);
+        var k = RankDistribution.LowerRank(a.Count, b.Count, (1 - confidence) / 2);
+        return k == 0
+            ? new(median, double.NaN, double.NaN, Math.Min(a.Count, b.Count), method)
+            : new(median, ratios[k - 1], ratios[^k], Math.Min(a.Count, b.Count), method);
     }
 }
