@@ -76,6 +76,7 @@ public static class GrpcApiExtensions
     public static WebApplication MapGrpcApi(this WebApplication app)
     {
         app.UseGrpcServiceDefaults();
+        app.Use(ClientResetReader.Install);
         app.MapGrpcService<PayloadsService>();
         app.MapGrpcService<AuthorsService>();
         app.MapGrpcService<ShapesService>();

@@ -17,17 +17,8 @@ public static class RestApiExtensions
             })
             // The serializer's own messages name internal types ("could not be converted to ...AuthorInput"); say less.
             .AddJsonOptions(o => o.AllowInputFormatterExceptionMessages = false)
-            .ConfigureApiBehaviorOptions(o => o.InvalidModelStateResponseFactory = context =>
-            {
-                // Binding failures (count=abc, id=99999999999, malformed JSON) read like every other invalid argument.
-                var problem = new ValidationProblemDetails(context.ModelState)
-                {
-                    Status = StatusCodes.Status400BadRequest,
-                    Title = "Invalid argument",
-                };
-                problem.Extensions["code"] = "INVALID_ARGUMENT";
-                return new BadRequestObjectResult(problem) { ContentTypes = { "application/problem+json" } };
-            });
+            // Binding failures (count=abc, id=99999999999, malformed JSON) read like every other invalid argument.
+            .ConfigureApiBehaviorOptions(o => o.InvalidModelStateResponseFactory = BindingFailures.Answer);
         builder.Services.PostConfigure<MvcOptions>(o =>
         {
             // One rule for text on every protocol: the domain judges what was sent, so "   " reads "must contain a visible

@@ -9,6 +9,16 @@ public static class Validate
     public static int Required(string field, int? value) =>
         value ?? throw DomainException.Invalid(field, $"{field} is required.");
 
+    /// <summary>
+    /// A value sent where a whole number of 32 bits belongs that is not one ("abc", 1.5, 2³¹, a 64-bit varint): the same
+    /// words from every protocol's reader, before the domain sees the request.
+    /// </summary>
+    public static DomainException NotAnInt32(string field) =>
+        DomainException.Invalid(field, $"{field} must be a whole number from {int.MinValue} to {int.MaxValue}.");
+
+    /// <summary>A number or anything else sent where text belongs.</summary>
+    public static DomainException NotText(string field) => DomainException.Invalid(field, $"{field} must be text.");
+
     public static void Range(string field, long value, long min, long max)
     {
         if (value < min || value > max)

@@ -8,13 +8,18 @@ namespace ProtocolBench.SignalR.Api;
 /// <summary>
 /// SignalR's JSON or MessagePack protocol, unchanged, that tells a connection's ledger (<see cref="AnswerLedger"/>) what it
 /// has written: the only place that sees an answer written, after its hub method has returned; and the only place that sees
-/// whether an invocation asked for an answer at all, and why one could not be bound to its method.
+/// whether an invocation asked for an answer at all, and why one could not be bound to its method. It also keeps two rules
+/// of the hub protocol that SignalR does not: nothing a client sends after its close message runs, and a hub error reaches
+/// the client led by its code (<see cref="HubErrors"/>), without SignalR's sentence before it.
 /// </summary>
 internal sealed class CountedHubProtocol(IHubProtocol inner) : IHubProtocol
 {
     // SignalR dispatches each message in the flow that parsed it (its receive loop awaits the dispatch, which starts the
     // hub method under the connection's invocation limit), so a value set here reaches that message's hub filters.
     private static readonly AsyncLocal<bool> Unanswered = new();
+
+    // Set in the flow of a connection's receive loop once it has parsed the client's close message.
+    private static readonly AsyncLocal<bool> Closed = new();
 
     public string Name => inner.Name;
 
@@ -24,7 +29,7 @@ internal sealed class CountedHubProtocol(IHubProtocol inner) : IHubProtocol
 
     /// <summary>
     /// True in the hub filters of an invocation sent without an invocation id (fire-and-forget, as a client's
-    /// <c>SendAsync</c> sends one): SignalR runs its method and writes no answer for it.
+    /// <c>SendAsync</c> sends one) or with an empty one: SignalR runs its method and writes no answer for either.
     /// </summary>
     public static bool IsUnanswered => Unanswered.Value;
 
@@ -32,6 +37,15 @@ internal sealed class CountedHubProtocol(IHubProtocol inner) : IHubProtocol
 
     public bool TryParseMessage(ref ReadOnlySequence<byte> input, IInvocationBinder binder, [NotNullWhen(true)] out HubMessage? message)
     {
+        if (Closed.Value)
+        {
+            // The client said it was done: what follows its close message, in the same frame or later, is dropped unread.
+            // SignalR went on dispatching it while the connection closed, and stored an author it never answered for.
+            input = input.Slice(input.End);
+            message = null;
+            return false;
+        }
+
         var length = input.Length;
         if (!inner.TryParseMessage(ref input, binder, out message))
         {
@@ -46,7 +60,8 @@ internal sealed class CountedHubProtocol(IHubProtocol inner) : IHubProtocol
             message = PingMessage.Instance;
         }
 
-        Unanswered.Value = message is InvocationMessage { InvocationId: null };
+        Unanswered.Value = message is InvocationMessage { InvocationId: null or "" };
+        Closed.Value = message is CloseMessage;
         if (message is InvocationBindingFailureMessage failure)
         {
             message = new InvocationBindingFailureMessage(failure.InvocationId, failure.Target, ClientError(failure.BindingFailure));
@@ -66,14 +81,32 @@ internal sealed class CountedHubProtocol(IHubProtocol inner) : IHubProtocol
             ? HubErrors.Message(HubErrors.Unimplemented, "method", "The hub has no method of this name.")
             : HubErrors.Message(HubErrors.InvalidArgument, "arguments", "They do not bind to the method's parameters: their number, a value's type or range, or text that is not UTF-8.")));
 
-    public ReadOnlyMemory<byte> GetMessageBytes(HubMessage message) => inner.GetMessageBytes(message);
+    public ReadOnlyMemory<byte> GetMessageBytes(HubMessage message) => inner.GetMessageBytes(OwnError(message));
 
     public void WriteMessage(HubMessage message, IBufferWriter<byte> output)
     {
-        inner.WriteMessage(message, output);
+        inner.WriteMessage(OwnError(message), output);
         if (output is AnswerWriter writer)
         {
             writer.Ledger.Wrote(message, writer.Written);
         }
+    }
+
+    /// <summary>
+    /// A completion's error as the hub wrote it: SignalR puts its own sentence and the exception's type before a
+    /// <see cref="HubException"/>'s text ("An unexpected error occurred invoking 'GetInts' on the server. HubException:
+    /// INVALID_ARGUMENT count: …"); the client reads "INVALID_ARGUMENT count: …", as the error table says. The last marker
+    /// is the hub's own: what comes before it may hold a method name the client sent, and the hub's texts never hold one.
+    /// </summary>
+    private static HubMessage OwnError(HubMessage message)
+    {
+        const string Marker = "HubException: ";
+        if (message is not CompletionMessage { Error: { } error } completion)
+        {
+            return message;
+        }
+
+        var at = error.LastIndexOf(Marker, StringComparison.Ordinal);
+        return at < 0 ? message : new CompletionMessage(completion.InvocationId!, error[(at + Marker.Length)..], result: null, hasResult: false) { Headers = completion.Headers };
     }
 }

@@ -34,8 +34,8 @@ public sealed class FaultTableTests(SqliteServices fixture)
     }
 
     [Theory]
-    [InlineData("api/authors/abc", 404)]
-    [InlineData("api/authors/99999999999", 404)]
+    [InlineData("api/authors/abc", 400)]
+    [InlineData("api/authors/99999999999", 400)]
     [InlineData("api/payloads/ints?count=99999999999", 400)]
     [InlineData("api/payloads/ints?count=1e3", 400)]
     [InlineData("api/authors?take=abc", 400)]

@@ -86,7 +86,7 @@ public sealed class HostileTextTests(SqliteServices fixture)
         using (var jsonHub = await RawHub.OpenAsync(hub, "json", Token))
         {
             await jsonHub.SendJsonAsync([.. "{\"type\":1,\"invocationId\":\"1\",\"target\":\"CreateAuthor\",\"arguments\":[\"a"u8, .. bytes, .. "a\",\"PL\"]}"u8], Token);
-            Assert.Contains("HubException: INVALID_ARGUMENT arguments: ", await jsonHub.AnswerAsync("1", TimeSpan.FromSeconds(10), Token));
+            Assert.Contains("\"error\":\"INVALID_ARGUMENT arguments: ", await jsonHub.AnswerAsync("1", TimeSpan.FromSeconds(10), Token));
         }
 
         using (var messagePackHub = await RawHub.OpenAsync(hub, "messagepack", Token))
@@ -95,7 +95,7 @@ public sealed class HostileTextTests(SqliteServices fixture)
             byte[] name = [(byte)'a', .. bytes, (byte)'a'];
             await messagePackHub.SendMessagePackAsync([0x95, 0x01, 0x80, 0xA1, (byte)'1', 0xAC, .. "CreateAuthor"u8, 0x92, (byte)(0xA0 | name.Length), .. name, 0xA2, .. "PL"u8], Token);
             Assert.True(
-                await messagePackHub.ReceivedAsync("HubException: INVALID_ARGUMENT arguments: "u8.ToArray(), TimeSpan.FromSeconds(10), Token),
+                await messagePackHub.ReceivedAsync("INVALID_ARGUMENT arguments: "u8.ToArray(), TimeSpan.FromSeconds(10), Token),
                 "MessagePack took a name that is not UTF-8.");
         }
 

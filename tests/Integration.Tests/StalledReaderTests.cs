@@ -179,7 +179,7 @@ public sealed class StalledReaderTests(SqliteServices fixture)
         var handler = PacedReading.Handler(bytesPerSecond, paced);
         if (protocol == Protocol.Grpc)
         {
-            var (status, message) = await GrpcCalls.CallAsync(fixture, "protocolbench.v1.Payloads/GetPdf", [], Token, handler: handler);
+            var (status, message, _) = await GrpcCalls.CallAsync(fixture, "protocolbench.v1.Payloads/GetPdf", [], Token, handler: handler);
             Assert.Equal("0", status);
             return V1.FileReply.Parser.ParseFrom(message).Data.ToByteArray();
         }

@@ -68,9 +68,9 @@ const within = (promise, ms) => Promise.race([
   new Promise((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)),
 ]);
 
-// The service leads a hub error with its code and field: "... HubException: INVALID_ARGUMENT count: message".
+// The service leads a hub error with its code and field: "INVALID_ARGUMENT count: message", nothing before them.
 const failure = (error) => {
-  const own = /HubException: ([A-Z_]+) [^:]*: (.*)$/s.exec(error.message ?? '');
+  const own = /^([A-Z_]+) [^:]*: (.*)$/s.exec(error.message ?? '');
   return own ? { code: own[1], message: own[2] } : { code: 'ERROR', message: String(error.message ?? error) };
 };
 

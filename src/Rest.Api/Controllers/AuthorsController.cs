@@ -16,7 +16,7 @@ public sealed class AuthorsController(LibraryDbContext db) : ControllerBase
     public Task<IReadOnlyList<AuthorDto>> List(int? skip, int? take) =>
         db.ListAsync(skip, take, HttpContext.RequestAborted);
 
-    [HttpGet("{id:int}", Name = "GetAuthor")]
+    [HttpGet("{id}", Name = "GetAuthor")]
     [Operation(nameof(Operation.GetAuthor))]
     public Task<AuthorDto> Get(int id) => db.GetAsync(id, HttpContext.RequestAborted);
 
@@ -28,11 +28,11 @@ public sealed class AuthorsController(LibraryDbContext db) : ControllerBase
         return CreatedAtRoute("GetAuthor", new { id = author.Id }, author);
     }
 
-    [HttpPut("{id:int}")]
+    [HttpPut("{id}")]
     [Operation(nameof(Operation.UpdateAuthor))]
     public Task<AuthorDto> Update(int id, AuthorInput input) => db.UpdateAsync(id, input, HttpContext.RequestAborted);
 
-    [HttpDelete("{id:int}")]
+    [HttpDelete("{id}")]
     [Operation(nameof(Operation.DeleteAuthor))]
     public async Task<NoContentResult> Delete(int id)
     {

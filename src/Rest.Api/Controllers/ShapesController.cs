@@ -6,7 +6,7 @@ namespace ProtocolBench.Rest.Api.Controllers;
 [Route("api/shapes")]
 public sealed class ShapesController : ControllerBase
 {
-    [HttpGet("{kind}/{id:int}")]
+    [HttpGet("{kind}/{id}")]
     [Operation(nameof(Operation.GetShape))]
     public ShapeDto Shape(string kind, int id) => ShapeOperations.Get(kind, id);
 

@@ -3,8 +3,11 @@ namespace ProtocolBench.Integration.Tests.Infrastructure;
 /// <summary>One gRPC call written by hand over h2c, so that the bytes on the wire are exactly the ones a test chose.</summary>
 public static class GrpcCalls
 {
-    /// <summary>The call's grpc-status (null when it ended without one) and its reply message, unframed; through <paramref name="handler"/> when given.</summary>
-    public static async Task<(string? Status, byte[] Message)> CallAsync(
+    /// <summary>
+    /// The call's grpc-status (null when it ended without one), its reply message, unframed, and its grpc-message (decoded);
+    /// through <paramref name="handler"/> when given.
+    /// </summary>
+    public static async Task<(string? Status, byte[] Message, string? Detail)> CallAsync(
         ServicesFixture fixture, string method, byte[] message, CancellationToken cancellationToken, bool compressed = false, HttpMessageHandler? handler = null)
     {
         using var http = new HttpClient(handler ?? new SocketsHttpHandler())
@@ -27,9 +30,11 @@ public static class GrpcCalls
 
         using var response = await http.SendAsync(request, cancellationToken);
         var body = await response.Content.ReadAsByteArrayAsync(cancellationToken);
-        var status = response.Headers.TryGetValues("grpc-status", out var inHeaders) ? inHeaders.Single()
-            : response.TrailingHeaders.TryGetValues("grpc-status", out var inTrailers) ? inTrailers.Single()
-            : null;
-        return (status, body.Length >= 5 ? body[5..] : []);
+        return (Header(response, "grpc-status"), body.Length >= 5 ? body[5..] : [], Header(response, "grpc-message") is { } detail ? Uri.UnescapeDataString(detail) : null);
     }
+
+    private static string? Header(HttpResponseMessage response, string name) =>
+        response.Headers.TryGetValues(name, out var inHeaders) ? inHeaders.Single()
+        : response.TrailingHeaders.TryGetValues(name, out var inTrailers) ? inTrailers.Single()
+        : null;
 }
