@@ -1,5 +1,6 @@
 using System.Net;
 using System.Net.Sockets;
+using ProtocolBench.Shared.Hosting.Budget;
 
 namespace ProtocolBench.Shared.Hosting;
 
@@ -12,10 +13,13 @@ namespace ProtocolBench.Shared.Hosting;
 /// Written by hand: it is the absence of a protocol, which no library offers.
 /// Bounded like the service's other endpoints: a few connections at a time, a send that outlasts the request timeout
 /// ends its connection, any other byte closes it, and an idle connection is closed after Kestrel's keep-alive timeout.
-/// A place goes to a connection that uses it: when all are taken, one that arrives takes the place of the connection
-/// that has done nothing the longest (asked for nothing, or sent nothing of its file), once that one has done nothing for
-/// <see cref="IdleGrace"/>; only while all are busy is it closed at once. (Eight idle connections, or eight that asked for
-/// the PDF and never read, kept every other client off it for the keep-alive time.)
+/// A place belongs to the connection whose socket moves bytes. When all are taken, one that arrives takes the place of a
+/// connection that has asked for nothing <see cref="FirstAskGrace"/> after it came, or else of the one whose socket has
+/// moved nothing for the longest (its client asked for nothing, and the socket sent nothing new: Linux's TCP_INFO,
+/// <see cref="ConnectionProgress"/>), once that is <see cref="IdleGrace"/>; only while all are busy is it closed at once.
+/// (Eight idle connections, or eight that asked for the PDF and never read, kept every other client off it for the
+/// keep-alive time; a churn of idle connections, one every 20 ms, each counted active when it came, kept a client that
+/// asked off it 8 times in 10; and a reader at 600 KB/s, counted only as each 1 MiB piece ended, gave its place away.)
 /// </summary>
 public sealed class LoopbackSender(PayloadFiles files, IOptions<EndpointOptions> endpoints, IConfiguration configuration) : IHostedService
 {
@@ -29,6 +33,9 @@ public sealed class LoopbackSender(PayloadFiles files, IOptions<EndpointOptions>
 
     /// <summary>How long a connection may do nothing before one that arrives may take its place.</summary>
     public static readonly TimeSpan IdleGrace = TimeSpan.FromSeconds(1);
+
+    /// <summary>How long a connection that has come may take to ask for its first file before one that arrives may take its place.</summary>
+    public static readonly TimeSpan FirstAskGrace = TimeSpan.FromMilliseconds(100);
 
     private readonly CancellationTokenSource _stopping = new();
     private readonly Lock _lock = new();
@@ -101,7 +108,10 @@ public sealed class LoopbackSender(PayloadFiles files, IOptions<EndpointOptions>
         }
     }
 
-    /// <summary>A place for <paramref name="connection"/>: a free one, or the idlest connection's once it has been idle long enough; null while all are busy.</summary>
+    /// <summary>
+    /// A place for <paramref name="connection"/>: a free one, or the place of a connection that never asked, or of the one
+    /// whose socket has moved nothing for longest, once they have had their grace; null while all are busy.
+    /// </summary>
     private Place? Admit(Socket connection)
     {
         Place? idlest = null;
@@ -110,8 +120,10 @@ public sealed class LoopbackSender(PayloadFiles files, IOptions<EndpointOptions>
         {
             if (_places.Count >= MaxConnections)
             {
-                idlest = _places.MinBy(p => p.ActiveAt)!;
-                if (Environment.TickCount64 - idlest.ActiveAt < IdleGrace.TotalMilliseconds)
+                var now = Environment.TickCount64;
+                idlest = _places.Where(p => !p.HasAsked && now - p.CameAt >= FirstAskGrace.TotalMilliseconds).MinBy(p => p.CameAt)
+                         ?? _places.Where(p => p.HasAsked && now - p.ActiveAt(now) >= IdleGrace.TotalMilliseconds).MinBy(p => p.ActiveAt(now));
+                if (idlest is null)
                 {
                     return null;
                 }
@@ -145,7 +157,7 @@ public sealed class LoopbackSender(PayloadFiles files, IOptions<EndpointOptions>
                     return;
                 }
 
-                place.Active();
+                place.Asked();
 
                 var file = request[0] switch
                 {
@@ -163,7 +175,7 @@ public sealed class LoopbackSender(PayloadFiles files, IOptions<EndpointOptions>
                 for (var sent = 0; sent < file.Length;)
                 {
                     sent += await connection.SendAsync(file.AsMemory(sent, Math.Min(PieceBytes, file.Length - sent)), SocketFlags.None, send.Token);
-                    place.Active();
+                    place.Asked();
                 }
             }
         }
@@ -183,15 +195,34 @@ public sealed class LoopbackSender(PayloadFiles files, IOptions<EndpointOptions>
         }
     }
 
-    /// <summary>One connection's place, and when it last asked for a file or sent a piece of one.</summary>
+    /// <summary>
+    /// One connection's place: when it came, whether it has asked for a file, and when its socket last moved bytes (it asked,
+    /// or sent new data of a file as its client read it, which the kernel tells).
+    /// </summary>
     private sealed class Place(Socket connection)
     {
-        private long _activeAt = Environment.TickCount64;
+        private readonly ConnectionProgress _progress = ConnectionProgress.Of(connection);
+        private long _askedAt = Environment.TickCount64;
+        private int _asked;
 
         public Socket Connection { get; } = connection;
 
-        public long ActiveAt => Volatile.Read(ref _activeAt);
+        public long CameAt { get; } = Environment.TickCount64;
 
-        public void Active() => Volatile.Write(ref _activeAt, Environment.TickCount64);
+        public bool HasAsked => Volatile.Read(ref _asked) == 1;
+
+        /// <summary>It asked for a file, or sent a piece of one.</summary>
+        public void Asked()
+        {
+            Volatile.Write(ref _askedAt, Environment.TickCount64);
+            Volatile.Write(ref _asked, 1);
+        }
+
+        /// <summary>When the socket last moved bytes, as of <paramref name="now"/>: a client still reading its file moves them.</summary>
+        public long ActiveAt(long now)
+        {
+            var askedAt = Volatile.Read(ref _askedAt);
+            return _progress.SinceDataSent is { } since ? Math.Max(askedAt, now - (long)since.TotalMilliseconds) : askedAt;
+        }
     }
 }

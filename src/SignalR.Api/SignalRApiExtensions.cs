@@ -6,6 +6,14 @@ namespace ProtocolBench.SignalR.Api;
 
 public static class SignalRApiExtensions
 {
+    /// <summary>
+    /// How long one send to a hub client may take: the largest hub answer (a clone of 1 MiB of control characters, six JSON
+    /// bytes each) at the budget's floor of 32 KiB/s, 192 s. The transport sends what the hub wrote in one send, and
+    /// SignalR's own 10 s closed a JSON reader at 64 KiB/s after 0.7 MB of the PDF. A reader below the floor loses its
+    /// connection sooner whenever others wait (the budget's fairness rule).
+    /// </summary>
+    public static readonly TimeSpan SendTimeout = TimeSpan.FromSeconds(6.0 * Limits.CloneOutputMaxChars / BudgetRules.MinBytesPerSecond);
+
     public static WebApplicationBuilder AddSignalRApi(this WebApplicationBuilder builder)
     {
         // SignalR logs every failed invocation at Error, the client's mistakes too; HubErrors logs what is not the client's.
@@ -49,7 +57,11 @@ public static class SignalRApiExtensions
         // WebSockets only, and no negotiate round trip: the client connects straight to ws(s)://host:port/hub. The socket
         // lives as long as the client keeps it, so the per-request timeout does not apply to it; every invocation is
         // bounded instead by the client's timeout and the database's command timeout.
-        app.MapHub<LibraryHub>(LibraryHub.Path, o => o.Transports = HttpTransportType.WebSockets)
+        app.MapHub<LibraryHub>(LibraryHub.Path, o =>
+            {
+                o.Transports = HttpTransportType.WebSockets;
+                o.TransportSendTimeout = SendTimeout;
+            })
             .DisableRequestTimeout();
         app.MapServiceHealth();
         return app;

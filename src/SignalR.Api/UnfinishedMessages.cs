@@ -5,16 +5,22 @@ namespace ProtocolBench.SignalR.Api;
 /// <summary>
 /// The bytes of hub messages received in part, across all connections, held to <see cref="LimitBytes"/>. SignalR keeps a
 /// message's bytes until the whole message has arrived (up to its 1 MiB limit), one message per connection, and nothing
-/// bounds the connections: 250 WebSockets each holding 1 MiB of an unfinished message held +283 MiB. Past the limit, the
-/// connections whose unfinished messages began the longest ago are closed until the rest fit, as a message over the size
-/// limit closes its own; a message that is arriving is younger than the ones that stopped. Every message a client of this
-/// hub sends in earnest is a few KiB at most, so none comes near it. Once the last unfinished message of such a burst is
-/// gone, its memory is given back (<see cref="MemoryReclaimer"/>).
+/// bounds the connections: 250 WebSockets each holding 1 MiB of an unfinished message held +283 MiB. Past the limit,
+/// connections are closed until the rest fit, as a message over the size limit closes its own: first those whose messages
+/// have stopped arriving (nothing for <see cref="StalledAfter"/>), the longest stopped first; while every message is still
+/// arriving, the largest. So a message that keeps arriving is closed only when it is the largest of 32 MiB of messages that
+/// all keep arriving: aiming at it takes some 33 connections each sending close to as much, all the while. ("Oldest first"
+/// closed an honest 900 KB message sent over 3 s whenever 40 connections started 1 MB messages after it.) Every message a
+/// client of this hub sends in earnest is a few KiB at most, so none comes near the limit. Once the last unfinished message
+/// of such a burst is gone, its memory is given back (<see cref="MemoryReclaimer"/>).
 /// </summary>
 internal sealed class UnfinishedMessages(MemoryReclaimer reclaimer, ILogger<UnfinishedMessages> logger) : IHubFilter
 {
     /// <summary>32 messages of the largest size a hub takes, all unfinished at once.</summary>
     public const long LimitBytes = 32L * 1024 * 1024;
+
+    /// <summary>How long a message may receive nothing and still count as arriving.</summary>
+    public static readonly TimeSpan StalledAfter = TimeSpan.FromSeconds(0.5);
 
     private readonly Lock _lock = new();
     private readonly HashSet<Reader> _holding = [];
@@ -44,7 +50,7 @@ internal sealed class UnfinishedMessages(MemoryReclaimer reclaimer, ILogger<Unfi
         return next(context, exception);
     }
 
-    /// <summary>Records that <paramref name="reader"/>'s connection now holds <paramref name="bytes"/> of a message, and closes the oldest holders past the limit.</summary>
+    /// <summary>Records that <paramref name="reader"/>'s connection now holds <paramref name="bytes"/> of a message, and closes holders past the limit (see the class).</summary>
     private void Hold(Reader reader, long bytes)
     {
         List<Reader>? closing = null;
@@ -55,22 +61,29 @@ internal sealed class UnfinishedMessages(MemoryReclaimer reclaimer, ILogger<Unfi
                 return;
             }
 
+            var now = Environment.TickCount64;
+            if (bytes > reader.Held)
+            {
+                reader.GrewAt = now;
+            }
+
             _held += bytes - reader.Held;
             reader.Held = bytes;
             if (bytes == 0)
             {
                 _holding.Remove(reader);
             }
-            else if (_holding.Add(reader))
+            else
             {
-                reader.Since = Environment.TickCount64;
+                _holding.Add(reader);
             }
 
             while (_held > LimitBytes)
             {
-                var oldest = _holding.MinBy(r => r.Since)!;
-                Release(oldest);
-                (closing ??= []).Add(oldest);
+                var closed = _holding.Where(r => now - r.GrewAt >= StalledAfter.TotalMilliseconds).MinBy(r => r.GrewAt)
+                             ?? _holding.MaxBy(r => r.Held)!;
+                Release(closed);
+                (closing ??= []).Add(closed);
                 _overran = true;
             }
 
@@ -86,7 +99,7 @@ internal sealed class UnfinishedMessages(MemoryReclaimer reclaimer, ILogger<Unfi
         reclaimer.ReclaimSoon("Hub connections closed for the oldest unfinished messages");
         foreach (var holder in closing)
         {
-            logger.LogDebug("Closed the hub connection {Connection}: its unfinished message of {Bytes} bytes was the oldest while unfinished messages held more than {Limit} bytes",
+            logger.LogDebug("Closed the hub connection {Connection}: its unfinished message of {Bytes} bytes had stopped arriving, or was the largest, while unfinished messages held more than {Limit} bytes",
                 holder.Connection.ConnectionId, holder.Released, LimitBytes);
             // The upgrade request's connection, not the hub's: SignalR's own abort leaves the socket, and what it
             // received, to the client's close.
@@ -128,10 +141,10 @@ internal sealed class UnfinishedMessages(MemoryReclaimer reclaimer, ILogger<Unfi
 
         public HubCallerContext Connection { get; } = connection;
 
-        /// <summary>Under the owner's lock: the bytes counted, since when, what was counted when it was closed, and whether it was.</summary>
+        /// <summary>Under the owner's lock: the bytes counted, when they last grew, what was counted when it was closed, and whether it was.</summary>
         public long Held { get; set; }
 
-        public long Since { get; set; }
+        public long GrewAt { get; set; }
 
         public long Released { get; set; }
 

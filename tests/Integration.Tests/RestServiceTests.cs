@@ -181,7 +181,7 @@ public abstract class RestServiceTests(ServicesFixture fixture)
                  {
                      ("api/payloads/ints?count=100001", 400, "INVALID_ARGUMENT"),
                      ("api/payloads/ints?count=abc", 400, "INVALID_ARGUMENT"),
-                     ("api/authors/99999999999", 404, null),
+                     ("api/authors/99999999999", 400, "INVALID_ARGUMENT"),
                      ("api/authors/999999", 404, "NOT_FOUND"),
                      ("api/authors/search?phrase=", 400, "INVALID_ARGUMENT"),
                  })

@@ -71,6 +71,25 @@ public sealed class StalledHubReaderTests(SqliteServices fixture)
     }
 
     /// <summary>
+    /// Fault table row 90: one JSON hub client reading the PDF at 64 KiB/s, with nothing else on the service. SignalR's
+    /// transport gives one send 10 s (the hub's whole answer is one send), so it closed the connection without a close frame
+    /// at 10.6 s, after 0.70 MB. Now a send has 192 s (SignalRApiExtensions.SendTimeout): the reader reads at
+    /// its pace for 14 s, past the old cut, then at full speed, and gets the whole PDF.
+    /// </summary>
+    [Fact]
+    public async Task AHubReaderAt64KiBPerSecondIsNotCut()
+    {
+        var slow = Stopwatch.StartNew();
+        using var pacedSockets = new HttpMessageInvoker(PacedReading.Handler(64 * 1024, TimeSpan.FromSeconds(14)));
+        using var hub = await RawHub.OpenAsync(RawHub.Address(fixture.Addresses.BaseUri(Protocol.SignalR, Transport.Http)), "json", Token, pacedSockets);
+        var answer = await hub.InvokeAsync("1", "\"target\":\"GetPdf\",\"arguments\":[]", Token, TimeSpan.FromSeconds(60));
+
+        Assert.True(answer is not null, $"The reader's connection was closed after {slow.Elapsed.TotalSeconds:F1} s.");
+        Assert.Equal(Expected.Pdf, Convert.FromBase64String(System.Text.Json.Nodes.JsonNode.Parse(answer)!["result"]!["data"]!.GetValue<string>()));
+        TestContext.Current.TestOutputHelper?.WriteLine($"SignalR JSON: the PDF read at 64 KiB/s for 14 s, then at full speed, whole in {slow.Elapsed.TotalSeconds:F1} s");
+    }
+
+    /// <summary>
     /// Fault table row 85 on SignalR: a hub client reading the PDF steadily at 64 KiB/s beside 100 WebSockets that never
     /// read. The hub writes an answer in pieces, each as fast as the socket takes it, but a piece waited longer than 0.5 s
     /// at such a pace, and the budget, watching the bytes written, closed the connection (13 of 13 such readers at

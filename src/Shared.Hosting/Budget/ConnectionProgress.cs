@@ -15,9 +15,11 @@ namespace ProtocolBench.Shared.Hosting.Budget;
 /// </summary>
 public sealed class ConnectionProgress
 {
-    // Linux's struct tcp_info (linux/tcp.h): tcpi_bytes_acked, a __u64 at byte 120, present since Linux 4.1.
+    // Linux's struct tcp_info (linux/tcp.h): tcpi_bytes_acked, a __u64 at byte 120, present since Linux 4.1; and
+    // tcpi_last_data_sent, a __u32 at byte 44: milliseconds since the socket last sent new data.
     private const int SolTcp = 6;
     private const int TcpInfo = 11;
+    private const int LastDataSentOffset = 44;
     private const int BytesAckedOffset = 120;
     private const int TcpInfoBytes = 232;
 
@@ -29,6 +31,9 @@ public sealed class ConnectionProgress
         _socket = OperatingSystem.IsLinux() && socket is { ProtocolType: ProtocolType.Tcp } ? socket : null;
 
     public long BytesWritten => Interlocked.Read(ref _bytesWritten);
+
+    /// <summary>The progress of a socket no Kestrel endpoint serves (the loopback sender's): what the kernel says of it.</summary>
+    public static ConnectionProgress Of(Socket socket) => new(socket);
 
     /// <summary>
     /// The bytes the socket has sent and its peer acknowledged, TLS records included (Linux's TCP_INFO), read from the kernel
@@ -58,6 +63,33 @@ public sealed class ConnectionProgress
             }
 
             return _bytesSent;
+        }
+    }
+
+    /// <summary>
+    /// How long ago the socket last sent new data (Linux's TCP_INFO; a window probe to a client that does not read is not
+    /// new data), read from the kernel at each call; null where the kernel does not say.
+    /// </summary>
+    public TimeSpan? SinceDataSent
+    {
+        get
+        {
+            if (_socket is null)
+            {
+                return null;
+            }
+
+            try
+            {
+                Span<byte> info = stackalloc byte[TcpInfoBytes];
+                return _socket.GetRawSocketOption(SolTcp, TcpInfo, info) >= LastDataSentOffset + sizeof(uint)
+                    ? TimeSpan.FromMilliseconds(MemoryMarshal.Read<uint>(info[LastDataSentOffset..]))
+                    : null;
+            }
+            catch (Exception e) when (e is SocketException or ObjectDisposedException)
+            {
+                return null;
+            }
         }
     }
 

@@ -119,6 +119,37 @@ public sealed class RawHub : IDisposable
         }
     }
 
+    /// <summary>
+    /// Whether the service has closed the socket: its close frame or a broken connection within <paramref name="within"/>;
+    /// what it sends before that (a ping) is read past.
+    /// </summary>
+    public async Task<bool> ClosedAsync(TimeSpan within, CancellationToken cancellationToken)
+    {
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        timeout.CancelAfter(within);
+        var buffer = new byte[4096];
+        try
+        {
+            while (Socket.State == WebSocketState.Open)
+            {
+                if ((await Socket.ReceiveAsync(buffer, timeout.Token)).MessageType == WebSocketMessageType.Close)
+                {
+                    return true;
+                }
+            }
+
+            return true;
+        }
+        catch (WebSocketException)
+        {
+            return true;
+        }
+        catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
+        {
+            return false;
+        }
+    }
+
     public void Dispose()
     {
         Socket.Abort();
