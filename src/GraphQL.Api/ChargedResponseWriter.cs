@@ -3,14 +3,14 @@ using System.IO.Pipelines;
 namespace ProtocolBench.GraphQL.Api;
 
 /// <summary>
-/// The response body as GraphQL writes it, charging the <see cref="ResponseBudget"/> for every byte beyond what the request
+/// The response body (<paramref name="body"/>) as GraphQL writes it, charging the <see cref="ResponseBudget"/> for every byte beyond what the request
 /// reserved before it executed. A GraphQL answer's size is known only as it is written: aliases repeat a field, and a
 /// list's names may be long. By hand because the framework has no counting writer; a write within the reservation costs
 /// one comparison.
 /// </summary>
-internal sealed class ChargedResponseWriter(HttpContext http, ResponseBudget budget) : PipeWriter
+internal sealed class ChargedResponseWriter(HttpContext http, ResponseBudget budget, PipeWriter body) : PipeWriter
 {
-    private readonly PipeWriter _body = http.Response.BodyWriter;
+    private readonly PipeWriter _body = body;
     private long _written;
     private long _covered = -1;
 

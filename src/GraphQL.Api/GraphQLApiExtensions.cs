@@ -1,5 +1,6 @@
 using System.Text.Encodings.Web;
 using GraphQL.Validation.Rules.Custom;
+using ProtocolBench.Shared.Hosting.Answers;
 using ProtocolBench.Shared.Hosting.Operations;
 using GraphQLServiceLifetime = GraphQL.DI.ServiceLifetime;
 
@@ -17,7 +18,7 @@ public static class GraphQLApiExtensions
         {
             options.Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping;
             options.Converters.Add(new RequestInputsConverter());
-            options.Converters.Add(new SegmentedBase64Converter());
+            options.Converters.Add(new SharedBase64Converter());
         });
         builder.Services.AddSingleton(json);
         builder.Services.AddGraphQL(graphql =>

@@ -1,5 +1,6 @@
 using GraphQL.Transport;
 using Microsoft.Net.Http.Headers;
+using ProtocolBench.Shared.Hosting.Answers;
 
 namespace ProtocolBench.GraphQL.Api;
 
@@ -16,7 +17,7 @@ namespace ProtocolBench.GraphQL.Api;
 /// a batch); 405 for a mutation over GET; 413 for a body over 1 MiB; 415 for a body that is not UTF-8 JSON.
 /// </summary>
 public sealed class GraphQLEndpoint(
-    IDocumentExecuter<ISchema> executer, GraphQLJson serializer, IConfiguration configuration, ResponseBudget budget, PayloadFiles files)
+    IDocumentExecuter<ISchema> executer, GraphQLJson serializer, IConfiguration configuration, ResponseBudget budget, PayloadFiles files, SharedAnswers answers)
 {
     public const string Path = "/graphql";
 
@@ -174,8 +175,15 @@ public sealed class GraphQLEndpoint(
 
         response.ContentType = ResponseTypes.ContentTypeOf(responseType);
         // Into the response's own buffers, charged as written (GraphQLSerializer.WriteAsync would build the whole answer in
-        // one buffer from the shared array pool first).
-        await JsonSerializer.SerializeAsync(new ChargedResponseWriter(http, budget), result, serializer.Options, http.RequestAborted);
+        // one buffer from the shared array pool first); a file's base64 by reference, from the copy every caller shares
+        // (SharedBase64Converter), sent a piece at a time at the last flush.
+        var body = new SplicingWriter(http, answers, http.Response.BodyWriter);
+        SplicingWriter.Current = body;
+        await JsonSerializer.SerializeAsync(new ChargedResponseWriter(http, budget, body), result, serializer.Options, http.RequestAborted);
+        if (body.HasSplices)
+        {
+            await body.FlushAsync(http.RequestAborted);
+        }
     }
 
     private static TimeSpan ExecutionTimeout(TimeSpan request) =>

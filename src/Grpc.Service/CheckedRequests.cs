@@ -44,7 +44,8 @@ internal static class CheckedRequests
 
 /// <summary>
 /// Binds each service the way grpc-dotnet's own (internal) binder does — the generated BindService method, the handler
-/// found by name on the service — with each request marshaller wrapped by <see cref="CheckedRequests.Checked{T}"/>.
+/// found by name on the service — with each request marshaller wrapped by <see cref="CheckedRequests.Checked{T}"/>, and a
+/// file's reply marshaller by <see cref="SplicedReplies.For{T}"/>.
 /// Written here because grpc-dotnet has no option for it; it replaces grpc-dotnet's provider for every service.
 /// </summary>
 internal sealed class CheckedRequestsMethodProvider<TService> : IServiceMethodProvider<TService> where TService : class
@@ -98,7 +99,7 @@ internal sealed class CheckedRequestsMethodProvider<TService> : IServiceMethodPr
         }
 
         private static Method<TRequest, TResponse> Checked<TRequest, TResponse>(Method<TRequest, TResponse> method) =>
-            new(method.Type, method.ServiceName, method.Name, CheckedRequests.Checked(method.RequestMarshaller), method.ResponseMarshaller);
+            new(method.Type, method.ServiceName, method.Name, CheckedRequests.Checked(method.RequestMarshaller), SplicedReplies.For(method.ResponseMarshaller));
 
         /// <summary>The service's public override of the generated method, and its attributes as endpoint metadata (as grpc-dotnet adds them).</summary>
         private static (TDelegate Invoker, List<object> Metadata) Handler<TDelegate>(string name, params Type[] parameters) where TDelegate : Delegate

@@ -7,6 +7,7 @@ using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.AspNetCore.Http.Timeouts;
 using Microsoft.AspNetCore.ResponseCompression;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
+using ProtocolBench.Shared.Hosting.Answers;
 using ProtocolBench.Shared.Hosting.Budget;
 using ProtocolBench.Shared.Hosting.Operations;
 
@@ -118,7 +119,8 @@ public static class ServiceDefaults
     }
 
     /// <summary>
-    /// gRPC's variant of <see cref="UseServiceDefaults"/>: the response budget alone. grpc-dotnet answers every failure,
+    /// gRPC's variant of <see cref="UseServiceDefaults"/>: the response budget, and the shared files' bytes sent after a
+    /// unary reply that holds them by reference (<see cref="SplicedAnswersMiddleware"/>). grpc-dotnet answers every failure,
     /// a malformed message too, with a status in the trailers, never an HTTP error page or a problem body; it compresses
     /// each message itself (grpc-encoding, Compression:Enabled); and a call is bounded by its deadline
     /// (Grpc:MaxCallDuration), where the request timeout would also cut its server streams.
@@ -126,6 +128,7 @@ public static class ServiceDefaults
     public static WebApplication UseGrpcServiceDefaults(this WebApplication app)
     {
         app.UseResponseBudget();
+        app.UseSplicedAnswers();
         return app;
     }
 

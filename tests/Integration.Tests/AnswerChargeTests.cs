@@ -59,12 +59,12 @@ public sealed partial class AnswerChargeTests(ChargeLoggingServices fixture) : I
     }
 
     /// <summary>
-    /// A file is reserved its base64 as JSON sends it (4.5 MB for the PDF's 3.4 MB), a clone its JSON and its own text beside
-    /// it (3 MiB for 1 MiB of plain text). In ascending order of what each answers on a path, so that a line left from the
-    /// call before cannot stand in for the one it checks.
+    /// A clone is reserved its JSON and its own text beside it (3 MiB for 1 MiB of plain text). In ascending order of what
+    /// each answers on a path, so that a line left from the call before cannot stand in for the one it checks. (A file was
+    /// reserved its base64 as JSON sends it until row 93; it reserves nothing now: <c>FloorReaderTests</c>.)
     /// </summary>
     [Fact]
-    public async Task AFileOrACloneIsReservedWhatItSendsOnEveryProtocol()
+    public async Task ACloneIsReservedWhatItSendsOnEveryProtocol()
     {
         var count = Limits.CloneOutputMaxChars / Limits.CloneTextMaxLength;
         string Repeated(char c) => new(c, Limits.CloneTextMaxLength);
@@ -77,10 +77,9 @@ public sealed partial class AnswerChargeTests(ChargeLoggingServices fixture) : I
                 new Uri(rest, $"/api/payloads/clone?text={Uri.EscapeDataString(text)}&count={count}"), Token));
         }
 
-        await AssertChargedAsync(Protocol.Rest, "/api/payloads/pdf", await http.GetByteArrayAsync(new Uri(rest, "/api/payloads/pdf"), Token));
 
         var graphql = new Uri(fixture.Addresses.BaseUri(Protocol.GraphQL, Transport.Http), "/graphql");
-        foreach (var query in new[] { "{pdf{name contentType data}}", $"{{clone(text:{JsonSerializer.Serialize(Repeated('\u0001'))},count:{count})}}" })
+        foreach (var query in new[] { $"{{clone(text:{JsonSerializer.Serialize(Repeated('a'))},count:{count})}}", $"{{clone(text:{JsonSerializer.Serialize(Repeated('\u0001'))},count:{count})}}" })
         {
             using var answer = await http.PostAsync(graphql, new StringContent(JsonSerializer.Serialize(new { query }), Encoding.UTF8, "application/json"), Token);
             var body = await answer.Content.ReadAsByteArrayAsync(Token);
@@ -91,7 +90,6 @@ public sealed partial class AnswerChargeTests(ChargeLoggingServices fixture) : I
         foreach (var (path, request) in new (string, IMessage)[]
         {
             ("/protocolbench.v1.Payloads/Clone", new V1.CloneRequest { Text = Repeated('\u0001'), Count = count }),
-            ("/protocolbench.v1.Payloads/GetPdf", new V1.GetFileRequest()),
         })
         {
             var call = await GrpcCalls.CallAsync(fixture, path.TrimStart('/'), request.ToByteArray(), Token);

@@ -1,3 +1,4 @@
+using Google.Protobuf;
 using ProtocolBench.Shared.Hosting.Budget;
 
 namespace ProtocolBench.Integration.Tests;
@@ -87,17 +88,18 @@ public sealed class StalledReaderTests(SqliteServices fixture)
     }
 
     /// <summary>
-    /// Fault table row 68: 100 connections, each with one stream asking for the PDF and never reading, fill the response
-    /// budget and queue behind it; a reader that reads gets the PDF within twice its unloaded time and a second (it waited
+    /// Fault table row 68: 100 connections, each with one stream asking for a large answer (the PDF until row 93; now 1 MiB of
+    /// control characters, which is reserved) and never reading, fill the response budget and queue behind it; a reader
+    /// that reads gets 1 MiB of text within twice its unloaded time and a second (it waited
     /// 28.7 s before: the queue was first-in first-out, and a stalled stream held its share until Kestrel ended it).
     /// </summary>
     [Theory]
     [MemberData(nameof(Protocols))]
     public async Task AReaderIsServedBesideAHundredConnectionsThatNeverRead(Protocol protocol)
     {
-        var (baseUri, method, path, headers, body) = PdfRequest(protocol);
+        var (baseUri, method, path, headers, body) = HeldRequest(protocol);
         var client = fixture.Client(protocol, Transport.Https);
-        var unloaded = await CallTiming.MedianSecondsAsync(() => client.GetPdfAsync(Token));
+        var unloaded = await CallTiming.MedianSecondsAsync(() => ReadAsync(client));
 
         var readers = new List<StalledHttp2Reader>();
         try
@@ -109,9 +111,9 @@ public sealed class StalledReaderTests(SqliteServices fixture)
                 await reader.RequestAsync(1, method, baseUri, path, headers, body, Token);
             }
 
-            var loaded = await CallTiming.MedianSecondsAsync(async () => Assert.Equal(Expected.Pdf, await client.GetPdfAsync(Token)));
-            TestContext.Current.TestOutputHelper?.WriteLine($"{protocol}: the PDF in {unloaded:F3} s unloaded, {loaded:F3} s beside 100 stalled connections (median of 5)");
-            Assert.True(loaded <= (2 * unloaded) + 1, $"{protocol}: {loaded:F2} s for the PDF beside 100 stalled connections, {unloaded:F3} s unloaded.");
+            var loaded = await CallTiming.MedianSecondsAsync(() => ReadAsync(client));
+            TestContext.Current.TestOutputHelper?.WriteLine($"{protocol}: 1 MiB of text in {unloaded:F3} s unloaded, {loaded:F3} s beside 100 stalled connections (median of 5)");
+            Assert.True(loaded <= (2 * unloaded) + 1, $"{protocol}: {loaded:F2} s for 1 MiB of text beside 100 stalled connections, {unloaded:F3} s unloaded.");
         }
         finally
         {
@@ -126,7 +128,8 @@ public sealed class StalledReaderTests(SqliteServices fixture)
     /// Fault table row 85: a reader that reads steadily at 64 KiB/s (its socket's buffer 8 KiB, so the kernel takes no more)
     /// beside 100 connections that never read. Its answer entered the service's output whole, so the connection's count of
     /// bytes written stood still while it read, and the budget aborted it after 0.5 s (REST 0 of 13 such readers served,
-    /// 3 of 13 at 300 KiB/s). Now the budget watches what the socket has sent: the reader reads the PDF at its pace for 8 s,
+    /// 3 of 13 at 300 KiB/s). Now the budget watches what the socket has sent: the reader reads its answer (1 MiB of text,
+    /// reserved; the PDF until row 93) at its pace for 8 s,
     /// then the rest at full speed, and gets all of it; a reader at full speed beside them gets it within twice its unloaded
     /// time and a second.
     /// </summary>
@@ -135,13 +138,13 @@ public sealed class StalledReaderTests(SqliteServices fixture)
     public async Task AReaderThatReadsSlowlyKeepsItsAnswerBesideAHundredThatNeverRead(Protocol protocol)
     {
         var service = fixture.Services.Processes.Single(p => p.Spec.Protocol == protocol);
-        var (baseUri, method, path, headers, body) = PdfRequest(protocol);
+        var (baseUri, method, path, headers, body) = HeldRequest(protocol);
         var client = fixture.Client(protocol, Transport.Https);
-        var unloaded = await CallTiming.MedianSecondsAsync(() => client.GetPdfAsync(Token));
+        var unloaded = await CallTiming.MedianSecondsAsync(() => ReadAsync(client));
         var before = PeakMemory.ResidentMiB(service);
 
         var slow = Stopwatch.StartNew();
-        var slowPdf = ReadPdfSlowlyAsync(protocol, 64 * 1024, TimeSpan.FromSeconds(8));
+        var slowText = ReadSlowlyAsync(protocol, 64 * 1024, TimeSpan.FromSeconds(8));
         var readers = new List<StalledHttp2Reader>();
         double loaded;
         try
@@ -153,8 +156,8 @@ public sealed class StalledReaderTests(SqliteServices fixture)
                 await reader.RequestAsync(1, method, baseUri, path, headers, body, Token);
             }
 
-            loaded = await CallTiming.MedianSecondsAsync(async () => Assert.Equal(Expected.Pdf, await client.GetPdfAsync(Token)));
-            Assert.Equal(Expected.Pdf, await slowPdf.WaitAsync(TimeSpan.FromSeconds(60), Token));
+            loaded = await CallTiming.MedianSecondsAsync(() => ReadAsync(client));
+            Assert.Equal(ReaderText.Length * ReaderCount, (await slowText.WaitAsync(TimeSpan.FromSeconds(60), Token)).Length);
         }
         finally
         {
@@ -165,32 +168,47 @@ public sealed class StalledReaderTests(SqliteServices fixture)
         }
 
         TestContext.Current.TestOutputHelper?.WriteLine(
-            $"{protocol}: the PDF read at 64 KiB/s for 8 s, then at full speed, in {slow.Elapsed.TotalSeconds:F1} s, whole; at full speed in {loaded:F3} s beside it and 100 stalled connections, {unloaded:F3} s unloaded");
-        Assert.True(loaded <= (2 * unloaded) + 1, $"{protocol}: {loaded:F2} s for the PDF beside 100 stalled connections and a slow reader, {unloaded:F3} s unloaded.");
+            $"{protocol}: 1 MiB of text read at 64 KiB/s for 8 s, then at full speed, in {slow.Elapsed.TotalSeconds:F1} s, whole; at full speed in {loaded:F3} s beside it and 100 stalled connections, {unloaded:F3} s unloaded");
+        Assert.True(loaded <= (2 * unloaded) + 1, $"{protocol}: {loaded:F2} s for 1 MiB of text beside 100 stalled connections and a slow reader, {unloaded:F3} s unloaded.");
         await Task.Delay(TimeSpan.FromSeconds(10), Token);
         var after = PeakMemory.ResidentMiB(service);
         Assert.True(after - before <= PeakMemory.BackWithinMiB, $"{protocol}: {after} MiB resident 10 s later, {before} MiB before.");
         Assert.Equal(Expected.Pdf, await client.GetPdfAsync(Token));
     }
 
-    /// <summary>The PDF read through a socket at <paramref name="bytesPerSecond"/> for <paramref name="paced"/>, then at full speed: over HTTP/1.1, gRPC over h2c.</summary>
-    private async Task<byte[]> ReadPdfSlowlyAsync(Protocol protocol, long bytesPerSecond, TimeSpan paced)
+    /// <summary>
+    /// What a reader asks for beside the held answers: 1 MiB of plain text, a clone, reserved as they are (the PDF reserves
+    /// nothing since row 93: it is written from one copy every caller shares).
+    /// </summary>
+    private static readonly string ReaderText = new('a', Limits.CloneTextMaxLength);
+
+    private const int ReaderCount = Limits.CloneOutputMaxChars / Limits.CloneTextMaxLength;
+
+    private static async Task ReadAsync(IProtocolClient client) =>
+        Assert.Equal(ReaderText.Length * ReaderCount, (await client.CloneAsync(ReaderText, ReaderCount, Token)).Length);
+
+    /// <summary>1 MiB of text read through a socket at <paramref name="bytesPerSecond"/> for <paramref name="paced"/>, then at full speed: over HTTP/1.1, gRPC over h2c.</summary>
+    private async Task<string> ReadSlowlyAsync(Protocol protocol, long bytesPerSecond, TimeSpan paced)
     {
         var handler = PacedReading.Handler(bytesPerSecond, paced);
         if (protocol == Protocol.Grpc)
         {
-            var (status, message, _) = await GrpcCalls.CallAsync(fixture, "protocolbench.v1.Payloads/GetPdf", [], Token, handler: handler);
+            var request = new V1.CloneRequest { Text = ReaderText, Count = ReaderCount }.ToByteArray();
+            var (status, message, _) = await GrpcCalls.CallAsync(fixture, "protocolbench.v1.Payloads/Clone", request, Token, handler: handler);
             Assert.Equal("0", status);
-            return V1.FileReply.Parser.ParseFrom(message).Data.ToByteArray();
+            return V1.CloneReply.Parser.ParseFrom(message).Text;
         }
 
         using var http = new HttpClient(handler) { BaseAddress = fixture.Addresses.BaseUri(protocol, Transport.Http), Timeout = TimeSpan.FromSeconds(60) };
-        var json = System.Text.Json.Nodes.JsonNode.Parse(await http.GetStringAsync(protocol == Protocol.Rest ? "/api/payloads/pdf" : "/graphql?query=%7Bpdf%7Bdata%7D%7D", Token))!;
-        return Convert.FromBase64String((protocol == Protocol.Rest ? json["data"] : json["data"]!["pdf"]!["data"])!.GetValue<string>());
+        var json = System.Text.Json.Nodes.JsonNode.Parse(await http.GetStringAsync(protocol == Protocol.Rest
+            ? $"/api/payloads/clone?text={ReaderText}&count={ReaderCount}"
+            : $"/graphql?query=%7Bclone(text:%22{ReaderText}%22,count:{ReaderCount})%7D", Token))!;
+        return (protocol == Protocol.Rest ? json["text"] : json["data"]!["clone"])!.GetValue<string>();
     }
 
     /// <summary>
-    /// Stalled streams on a connection that keeps sending: one of its streams reads the PDF at 160 KB/s, 99 never read. The
+    /// Stalled streams on a connection that keeps sending: one of its streams reads a large answer (the PDF until row 93; now
+    /// 1 MiB of control characters, which is reserved) at 160 KB/s, 99 never read. The
     /// connection is alive, so Kestrel ends none of them, and the budget, which saw the connection send, aborted none either:
     /// a reader that reads waited until the slow stream had read its whole PDF (18 to 23 s here; for ever, were it slower).
     /// Now, while others wait, a connection must send 32 KiB/s for each answer it holds (<c>BudgetRules.MinBytesPerSecond</c>),
@@ -201,9 +219,9 @@ public sealed class StalledReaderTests(SqliteServices fixture)
     [MemberData(nameof(Protocols))]
     public async Task AReaderIsServedBesideStreamsThatNeverReadOnAConnectionThatReads(Protocol protocol)
     {
-        var (baseUri, method, path, headers, body) = PdfRequest(protocol);
+        var (baseUri, method, path, headers, body) = HeldRequest(protocol);
         var client = fixture.Client(protocol, Transport.Https);
-        var unloaded = await CallTiming.MedianSecondsAsync(() => client.GetPdfAsync(Token));
+        var unloaded = await CallTiming.MedianSecondsAsync(() => ReadAsync(client));
         var allowed = BudgetRules.SlowAfter.TotalSeconds;
 
         await using var reader = await StalledHttp2Reader.ConnectAsync(baseUri, fixture.ClientOptions.LoadTrustedCertificate(), Token);
@@ -214,17 +232,24 @@ public sealed class StalledReaderTests(SqliteServices fixture)
         // A second for the service to build the answers that fill its budget; then one call, timed whole.
         await Task.Delay(TimeSpan.FromSeconds(1), Token);
         var loaded = Stopwatch.StartNew();
-        Assert.Equal(Expected.Pdf, await client.GetPdfAsync(Token));
+        await ReadAsync(client);
         var read = reader.BytesRead - readBefore;
         TestContext.Current.TestOutputHelper?.WriteLine(
-            $"{protocol}: the PDF in {unloaded:F3} s unloaded, {loaded.Elapsed.TotalSeconds:F3} s beside 99 stalled streams on a connection that reads {read:N0} bytes meanwhile (a connection too slow for its answers is judged over {allowed:F1} s)");
+            $"{protocol}: 1 MiB of text in {unloaded:F3} s unloaded, {loaded.Elapsed.TotalSeconds:F3} s beside 99 stalled streams on a connection that reads {read:N0} bytes meanwhile (a connection too slow for its answers is judged over {allowed:F1} s)");
         Assert.True(read > 0, $"{protocol}: the connection that reads read nothing: the test did not test what it says.");
         // The stalled answers began to wait up to a second before this call; 2 s for the sweep and the service's own pace.
         Assert.True(loaded.Elapsed.TotalSeconds <= (2 * unloaded) + allowed + 2,
-            $"{protocol}: {loaded.Elapsed.TotalSeconds:F2} s for the PDF beside 99 stalled streams on a connection that reads, {unloaded:F3} s unloaded.");
+            $"{protocol}: {loaded.Elapsed.TotalSeconds:F2} s for 1 MiB of text beside 99 stalled streams on a connection that reads, {unloaded:F3} s unloaded.");
     }
 
     public static readonly TheoryData<Protocol> Protocols = [Protocol.Rest, Protocol.Grpc, Protocol.GraphQL];
+
+    /// <summary>
+    /// The answer the stalled streams hold: 1 MiB of control characters, 6 MiB of JSON, reserved (8 MiB with its text) on
+    /// every protocol. The PDF was that answer until row 93; it reserves nothing now.
+    /// </summary>
+    private (Uri BaseUri, string Method, string Path, (string, string)[] Headers, byte[]? Body) HeldRequest(Protocol protocol) =>
+        CloneRequest(protocol, '\u0001');
 
     /// <summary>gRPC over h2c on its HTTP port; REST and GraphQL speak h2 only over TLS.</summary>
     private (Uri BaseUri, string Method, string Path, (string, string)[] Headers, byte[]? Body) PdfRequest(Protocol protocol) => protocol switch

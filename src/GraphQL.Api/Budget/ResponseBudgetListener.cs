@@ -2,7 +2,8 @@ namespace ProtocolBench.GraphQL.Api.Budget;
 
 /// <summary>
 /// Reserves the largest possible answer of a validated operation from the <see cref="ResponseBudget"/> before it executes:
-/// the sum over its root fields of what their <see cref="Operation"/> can answer, the same sizes REST and gRPC reserve.
+/// the sum over its root fields of what their <see cref="Operation"/> can answer, the same sizes REST and gRPC reserve;
+/// nothing for a file, whose base64 is written from the copy every caller shares (<see cref="Operation.IsShared"/>).
 /// </summary>
 internal sealed class ResponseBudgetListener(ResponseBudget budget, PayloadFiles files, HttpContext http) : DocumentExecutionListenerBase
 {
@@ -39,7 +40,9 @@ internal sealed class ResponseBudgetListener(ResponseBudget budget, PayloadFiles
     private long SizeOf(GraphQLField field, IExecutionContext context, IDictionary<string, ArgumentValue>? arguments)
     {
         var root = context.Operation.Operation == OperationType.Mutation ? context.Schema.Mutation : context.Schema.Query;
-        return FieldOperations.OperationOf(root?.GetField(field.Name.Value))?.MostAnswered(new OperationArguments(arguments, ReadArgument), files) ?? 0;
+        return FieldOperations.OperationOf(root?.GetField(field.Name.Value)) is { IsShared: false } operation
+            ? operation.MostAnswered(new OperationArguments(arguments, ReadArgument), files)
+            : 0;
     }
 
     private static object? ReadArgument(object? arguments, string name) =>

@@ -5,7 +5,7 @@ namespace ProtocolBench.Rest.Api.Budget;
 
 /// <summary>
 /// Reserves the largest possible answer of the action's <see cref="Operation"/> from the <see cref="ResponseBudget"/>
-/// before the action runs, and charges a list of authors its real size once the action has built it, before it is written.
+/// before the action runs (nothing for a file, written from the copy every caller shares: <see cref="Operation.IsShared"/>), and charges a list of authors its real size once the action has built it, before it is written.
 /// </summary>
 internal sealed class ResponseBudgetFilter(ResponseBudget budget, PayloadFiles files) : IAsyncActionFilter
 {
@@ -13,7 +13,7 @@ internal sealed class ResponseBudgetFilter(ResponseBudget budget, PayloadFiles f
     {
         var operation = context.HttpContext.GetEndpoint()?.Metadata.GetMetadata<OperationAttribute>()?.Operation;
         var arguments = new OperationArguments(context.ActionArguments, static (arguments, name) => ((IDictionary<string, object?>)arguments!).TryGetValue(name, out var value) ? value : null);
-        await budget.ReserveForAsync(context.HttpContext, operation?.MostAnswered(arguments, files) ?? 0, context.HttpContext.RequestAborted);
+        await budget.ReserveForAsync(context.HttpContext, operation is { IsShared: false } ? operation.MostAnswered(arguments, files) : 0, context.HttpContext.RequestAborted);
         if (await next() is { Result: ObjectResult { Value: IReadOnlyList<AuthorDto> authors } })
         {
             budget.Charge(context.HttpContext, ResponseSize.Authors(authors));

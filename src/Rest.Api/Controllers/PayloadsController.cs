@@ -1,10 +1,13 @@
+using Microsoft.AspNetCore.Mvc.Formatters;
+using Microsoft.Extensions.Options;
 using ProtocolBench.Shared.Domain.Payloads;
+using ProtocolBench.Shared.Hosting.Answers;
 
 namespace ProtocolBench.Rest.Api.Controllers;
 
 [ApiController]
 [Route("api/payloads")]
-public sealed class PayloadsController(PayloadFiles files) : ControllerBase
+public sealed class PayloadsController(PayloadFiles files, SharedAnswers answers, IOptions<MvcOptions> mvc) : ControllerBase
 {
     [HttpGet("clone")]
     [Operation(nameof(Operation.Clone))]
@@ -22,20 +25,26 @@ public sealed class PayloadsController(PayloadFiles files) : ControllerBase
     [Operation(nameof(Operation.GetSample))]
     public AuthorDto Sample() => PayloadOperations.Sample;
 
-    // The paper's Web API returned files inside JSON, base64-encoded; /raw sends the bytes as they are.
+    // The paper's Web API returned files inside JSON, base64-encoded; /raw sends the bytes as they are. Both are written
+    // from one copy every caller shares (SharedAnswers): the JSON is what MVC would write, serialized once.
     [HttpGet("text-file")]
     [Operation(nameof(Operation.GetTextFile))]
-    public FilePayload TextFile() => files.TextFile;
+    [ProducesResponseType<FilePayload>(StatusCodes.Status200OK, SharedAnswerResult.Json)]
+    public IActionResult TextFile() => new SharedAnswerResult(answers, answers.Json(files.TextFile, Json), SharedAnswerResult.Json);
 
     [HttpGet("text-file/raw")]
     [Operation(nameof(Operation.GetTextFileRaw))]
-    public IActionResult TextFileRaw() => File(files.Text, PayloadFiles.TextContentType);
+    public IActionResult TextFileRaw() => new SharedAnswerResult(answers, files.Text, PayloadFiles.TextContentType);
 
     [HttpGet("pdf")]
     [Operation(nameof(Operation.GetPdf))]
-    public FilePayload Pdf() => files.PdfFile;
+    [ProducesResponseType<FilePayload>(StatusCodes.Status200OK, SharedAnswerResult.Json)]
+    public IActionResult Pdf() => new SharedAnswerResult(answers, answers.Json(files.PdfFile, Json), SharedAnswerResult.Json);
 
     [HttpGet("pdf/raw")]
     [Operation(nameof(Operation.GetPdfRaw))]
-    public IActionResult PdfRaw() => File(files.Pdf, PayloadFiles.PdfContentType);
+    public IActionResult PdfRaw() => new SharedAnswerResult(answers, files.Pdf, PayloadFiles.PdfContentType);
+
+    /// <summary>The options MVC's JSON formatter writes with (its encoder set), so a shared answer is the bytes MVC would write.</summary>
+    private System.Text.Json.JsonSerializerOptions Json => mvc.Value.OutputFormatters.OfType<SystemTextJsonOutputFormatter>().First().SerializerOptions;
 }

@@ -42,6 +42,12 @@ public abstract class Operation
     /// </summary>
     public bool IsStreamed { get; }
 
+    /// <summary>
+    /// An answer that is the same for every caller (a file): a service that writes it from one shared copy, a piece at a
+    /// time as its reader takes it, reserves nothing for it (a reader holds no copy of its own).
+    /// </summary>
+    public bool IsShared { get; init; }
+
     /// <summary>REST's verb and route, e.g. <c>GET api/authors/{id}</c>: a parameter not in the route is in the query (GET, DELETE) or the JSON body (POST, PUT).</summary>
     public string? Rest { get; init; }
 
@@ -89,6 +95,7 @@ public abstract class Operation
         mostAnswered: (_, files) => files.IsAvailable ? ResponseSize.File(files.Text.Length) : 0)
     {
         Rest = "GET api/payloads/text-file", Grpc = "Payloads/GetTextFile", GraphQL = "query textFile", OnHub = true,
+        IsShared = true,
     };
 
     public static readonly Operation<FilePayload> GetPdf = new(
@@ -96,6 +103,7 @@ public abstract class Operation
         mostAnswered: (_, files) => files.IsAvailable ? ResponseSize.File(files.Pdf.Length) : 0)
     {
         Rest = "GET api/payloads/pdf", Grpc = "Payloads/GetPdf", GraphQL = "query pdf", OnHub = true,
+        IsShared = true,
     };
 
     /// <summary>The text file's bytes as they are (REST's /raw).</summary>
@@ -104,6 +112,7 @@ public abstract class Operation
         mostAnswered: (_, files) => files.IsAvailable ? files.Text.Length : 0)
     {
         Rest = "GET api/payloads/text-file/raw",
+        IsShared = true,
     };
 
     public static readonly Operation<byte[]> GetPdfRaw = new(
@@ -111,6 +120,7 @@ public abstract class Operation
         mostAnswered: (_, files) => files.IsAvailable ? files.Pdf.Length : 0)
     {
         Rest = "GET api/payloads/pdf/raw",
+        IsShared = true,
     };
 
     /// <summary>The PDF as a stream of 64 KiB chunks, the first announcing the whole length (gRPC, the hub).</summary>

@@ -7,7 +7,8 @@ namespace ProtocolBench.Shared.Hosting.Budget;
 /// <see cref="BudgetRules.ThresholdBytes"/> reserves its <see cref="Domain.ResponseSize"/> before it runs and keeps it
 /// until its response has been written; beyond <c>Limits:ResponseBudgetMiB</c> (48) in flight, callers wait, up to
 /// their own deadline. The reservation is the most the answer can hold on any protocol (its JSON bytes, and a clone's
-/// own text beside them), so every protocol gets the same concurrency.
+/// own text beside them), so every protocol gets the same concurrency. An answer that is the same for every caller (a file)
+/// reserves nothing: each reader is written the one shared copy, a piece at a time (<see cref="Answers.SharedAnswers"/>).
 /// <para>
 /// Readers that never read must not keep the budget from readers that do (fault table row 68: 100 stalled connections
 /// made a reader wait 28.7 s). A share per client address would not help (a benchmark is one address), nor one per
