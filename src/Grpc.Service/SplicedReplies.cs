@@ -14,6 +14,8 @@ internal static class SplicedReplies
     /// <summary>The data field's tag: field 3, length-delimited.</summary>
     private const byte DataTag = (3 << 3) | 2;
 
+    private const int MaxVarintBytes = 5;
+
     public static Marshaller<T> For<T>(Marshaller<T> marshaller) =>
         marshaller is Marshaller<FileReply> replies ? (Marshaller<T>)(object)Spliced(replies) : marshaller;
 
@@ -25,9 +27,9 @@ internal static class SplicedReplies
             if (writer is SplicingWriter splicing && !reply.Data.IsEmpty)
             {
                 new FileReply { Name = reply.Name, ContentType = reply.ContentType }.WriteTo(writer);
-                writer.GetSpan(1)[0] = DataTag;
-                writer.Advance(1);
-                Varint.Write(writer, (uint)reply.Data.Length);
+                var head = writer.GetSpan(1 + MaxVarintBytes);
+                head[0] = DataTag;
+                writer.Advance(1 + WriteVarint(head[1..], (uint)reply.Data.Length));
                 if (!splicing.TrySplice(reply.Data.Memory))
                 {
                     writer.Write(reply.Data.Span);
@@ -41,4 +43,18 @@ internal static class SplicedReplies
             context.Complete();
         },
         marshaller.ContextualDeserializer);
+
+    /// <summary>A base-128 varint, as protobuf writes a length; by hand: Google.Protobuf's writer does not take a span.</summary>
+    private static int WriteVarint(Span<byte> span, uint value)
+    {
+        var length = 0;
+        while (value >= 0x80)
+        {
+            span[length++] = (byte)(value | 0x80);
+            value >>= 7;
+        }
+
+        span[length++] = (byte)value;
+        return length;
+    }
 }

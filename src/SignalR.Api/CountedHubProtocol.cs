@@ -85,11 +85,7 @@ internal sealed class CountedHubProtocol(IHubProtocol inner) : IHubProtocol
 
     public void WriteMessage(HubMessage message, IBufferWriter<byte> output)
     {
-        if (!SplicedCompletions.TryWrite(inner, message, output))
-        {
-            inner.WriteMessage(OwnError(message), output);
-        }
-
+        inner.WriteMessage(OwnError(message), output);
         if (output is AnswerWriter writer)
         {
             writer.Ledger.Wrote(message, writer.Written);

@@ -29,12 +29,6 @@ public sealed class SplicingWriter(HttpContext http, SharedAnswers answers, Pipe
         set => CurrentWriter.Value = value;
     }
 
-    /// <summary>The bytes spliced in so far, sent or not.</summary>
-    public long SplicedBytes { get; private set; }
-
-    /// <summary>Whether <paramref name="bytes"/> is a shared file, which this writer would splice.</summary>
-    public bool Shares(byte[] bytes) => answers.Shares(bytes);
-
     /// <summary>Whether spliced bytes wait for the next flush.</summary>
     public bool HasSplices => _splices is { Count: > 0 };
 
@@ -78,7 +72,6 @@ public sealed class SplicingWriter(HttpContext http, SharedAnswers answers, Pipe
             SharedAnswers.StopRequestTimeout(http);
         }
 
-        SplicedBytes += shared.Length;
         _after = new ArrayBufferWriter<byte>(256);
         _splices.Enqueue((shared, _after));
     }
@@ -121,14 +114,16 @@ public sealed class SplicingWriter(HttpContext http, SharedAnswers answers, Pipe
         return await Inner.FlushAsync(cancellationToken);
     }
 
-    /// <summary>Spliced bytes need an asynchronous flush: completing with some still waiting is a mistake of the caller's.</summary>
+    /// <summary>Ends the body: spliced bytes not yet flushed are dropped (a connection that ends mid-answer, say).</summary>
     public override void Complete(Exception? exception = null)
     {
-        if (HasSplices && exception is null)
-        {
-            throw new InvalidOperationException("Flush a splicing writer before completing it.");
-        }
-
+        _splices?.Clear();
         Inner.Complete(exception);
+    }
+
+    public override ValueTask CompleteAsync(Exception? exception = null)
+    {
+        _splices?.Clear();
+        return Inner.CompleteAsync(exception);
     }
 }

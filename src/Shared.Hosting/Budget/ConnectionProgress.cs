@@ -49,19 +49,13 @@ public sealed class ConnectionProgress
                 return BytesWritten;
             }
 
-            try
+            Span<byte> info = stackalloc byte[TcpInfoBytes];
+            if (ReadTcpInfo(info) >= BytesAckedOffset + sizeof(ulong))
             {
-                Span<byte> info = stackalloc byte[TcpInfoBytes];
-                if (_socket.GetRawSocketOption(SolTcp, TcpInfo, info) >= BytesAckedOffset + sizeof(ulong))
-                {
-                    _bytesSent = (long)MemoryMarshal.Read<ulong>(info[BytesAckedOffset..]);
-                }
-            }
-            catch (Exception e) when (e is SocketException or ObjectDisposedException)
-            {
-                // The connection has ended: it sends no more.
+                _bytesSent = (long)MemoryMarshal.Read<ulong>(info[BytesAckedOffset..]);
             }
 
+            // Otherwise the connection has ended: it sends no more.
             return _bytesSent;
         }
     }
@@ -74,22 +68,28 @@ public sealed class ConnectionProgress
     {
         get
         {
-            if (_socket is null)
-            {
-                return null;
-            }
+            Span<byte> info = stackalloc byte[TcpInfoBytes];
+            return ReadTcpInfo(info) >= LastDataSentOffset + sizeof(uint)
+                ? TimeSpan.FromMilliseconds(MemoryMarshal.Read<uint>(info[LastDataSentOffset..]))
+                : null;
+        }
+    }
 
-            try
-            {
-                Span<byte> info = stackalloc byte[TcpInfoBytes];
-                return _socket.GetRawSocketOption(SolTcp, TcpInfo, info) >= LastDataSentOffset + sizeof(uint)
-                    ? TimeSpan.FromMilliseconds(MemoryMarshal.Read<uint>(info[LastDataSentOffset..]))
-                    : null;
-            }
-            catch (Exception e) when (e is SocketException or ObjectDisposedException)
-            {
-                return null;
-            }
+    /// <summary>The socket's struct tcp_info into <paramref name="info"/>: the bytes the kernel filled, 0 where it says nothing (no socket, or the connection has ended).</summary>
+    private int ReadTcpInfo(Span<byte> info)
+    {
+        if (_socket is null)
+        {
+            return 0;
+        }
+
+        try
+        {
+            return _socket.GetRawSocketOption(SolTcp, TcpInfo, info);
+        }
+        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        {
+            return 0;
         }
     }
 
