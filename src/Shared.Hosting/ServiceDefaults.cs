@@ -7,6 +7,7 @@ using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.AspNetCore.Http.Timeouts;
 using Microsoft.AspNetCore.ResponseCompression;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.AspNetCore.Server.Kestrel.Transport.Sockets;
 using ProtocolBench.Shared.Hosting.Answers;
 using ProtocolBench.Shared.Hosting.Budget;
 using ProtocolBench.Shared.Hosting.Operations;
@@ -75,6 +76,7 @@ public static class ServiceDefaults
         builder.Services.AddSingleton<ReleasingMemoryPoolFactory>();
         builder.Services.AddSingleton<IMemoryPoolFactory<byte>>(services => services.GetRequiredService<ReleasingMemoryPoolFactory>());
         builder.Services.AddSingleton<MemoryReclaimer>();
+        builder.Services.AddSingleton<ConnectionBursts>();
         if (CompressionOptions.IsEnabled(builder.Configuration))
         {
             builder.Services.AddResponseCompression(o =>
@@ -90,6 +92,7 @@ public static class ServiceDefaults
         }
 
         builder.WebHost.ConfigureKestrel(ConfigureKestrel);
+        builder.Services.Configure<SocketTransportOptions>(o => o.MaxReadBufferSize = InputBufferBytes);
         return builder;
     }
 
@@ -131,6 +134,15 @@ public static class ServiceDefaults
         app.UseSplicedAnswers();
         return app;
     }
+
+    /// <summary>
+    /// What a connection may have received and the service not yet read, in each of Kestrel's input buffers (the socket's,
+    /// and TLS's on HTTPS): 64 KiB, where Kestrel's default is 1 MiB; the rest waits in the kernel, and TCP's window stops
+    /// the client. What a client sends while the service does not read it (a hub's messages behind its one invocation at a
+    /// time) stays in these buffers, and nothing bounds the connections: 300 hub connections each blocked behind an unread
+    /// PDF took 1.5 MB of pings each and held +422 to +432 MiB; with 64 KiB, +164 MiB (the PDFs' own +90 MiB within it).
+    /// </summary>
+    public const int InputBufferBytes = 64 * 1024;
 
     /// <summary>How long an idle connection stays open: Kestrel's keep-alive, and the loopback sender's.</summary>
     public static readonly TimeSpan KeepAliveTimeout = TimeSpan.FromSeconds(130);
@@ -197,6 +209,7 @@ public static class ServiceDefaults
 
         kestrel.AddServerHeader = false;
         kestrel.Limits.MaxRequestBodySize = Limits.RequestBodyMaxBytes;
+        kestrel.Limits.MaxRequestBufferSize = InputBufferBytes;
         kestrel.Limits.RequestHeadersTimeout = TimeSpan.FromSeconds(10);
         kestrel.Limits.KeepAliveTimeout = KeepAliveTimeout;
         // Kestrel's default, set here because the response budget relies on it: a reader slower than 240 B/s after 5 s,

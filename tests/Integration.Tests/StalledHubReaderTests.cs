@@ -144,29 +144,11 @@ public sealed class StalledHubReaderTests(SqliteServices fixture)
     }
 
     /// <summary>
-    /// A WebSocket to the hub that sends the handshake and one invocation and never reads: its socket's receive buffer is
-    /// 4 KiB, so the service's writes stop once the kernel's buffers are full, as behind a reader that stalls.
+    /// A WebSocket to the hub that sends the handshake and one invocation and never reads (<see cref="SmallReceiveBuffer"/>).
     /// </summary>
     private async Task<(ClientWebSocket, HttpMessageInvoker)> StalledAsync(string invocation)
     {
-        var handler = new SocketsHttpHandler
-        {
-            ConnectCallback = async (context, cancellationToken) =>
-            {
-                var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { ReceiveBufferSize = 4 * 1024, NoDelay = true };
-                try
-                {
-                    await socket.ConnectAsync(context.DnsEndPoint, cancellationToken);
-                    return new NetworkStream(socket, ownsSocket: true);
-                }
-                catch
-                {
-                    socket.Dispose();
-                    throw;
-                }
-            },
-        };
-        var invoker = new HttpMessageInvoker(handler);
+        var invoker = new HttpMessageInvoker(SmallReceiveBuffer.Handler());
         var webSocket = new ClientWebSocket();
         var uri = new UriBuilder(fixture.Addresses.BaseUri(Protocol.SignalR, Transport.Http)) { Scheme = "ws", Path = "hub" }.Uri;
         await webSocket.ConnectAsync(uri, invoker, Token);

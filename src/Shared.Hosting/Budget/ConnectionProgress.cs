@@ -98,14 +98,29 @@ public sealed class ConnectionProgress
 
     private void Add(long bytes) => Interlocked.Add(ref _bytesWritten, bytes);
 
-    /// <summary>Counts every connection of this endpoint; on HTTPS, call it after <c>UseHttps</c>.</summary>
-    public static void Count(ListenOptions listen) => listen.Use(next => connection =>
+    /// <summary>
+    /// Counts every connection of this endpoint, and its opening and closing in the service's <see cref="ConnectionBursts"/>;
+    /// on HTTPS, call it after <c>UseHttps</c>.
+    /// </summary>
+    public static void Count(ListenOptions listen)
     {
-        var progress = new ConnectionProgress(connection.Features.Get<IConnectionSocketFeature>()?.Socket);
-        connection.Features.Set(progress);
-        connection.Transport = new CountedPipe(connection.Transport, progress);
-        return next(connection);
-    });
+        var bursts = listen.ApplicationServices.GetRequiredService<ConnectionBursts>();
+        listen.Use(next => async connection =>
+        {
+            var progress = new ConnectionProgress(connection.Features.Get<IConnectionSocketFeature>()?.Socket);
+            connection.Features.Set(progress);
+            connection.Transport = new CountedPipe(connection.Transport, progress);
+            bursts.Opened();
+            try
+            {
+                await next(connection);
+            }
+            finally
+            {
+                bursts.Closed();
+            }
+        });
+    }
 
     private sealed class CountedPipe(IDuplexPipe inner, ConnectionProgress progress) : IDuplexPipe
     {
