@@ -85,7 +85,11 @@ internal sealed class CountedHubProtocol(IHubProtocol inner) : IHubProtocol
 
     public void WriteMessage(HubMessage message, IBufferWriter<byte> output)
     {
-        inner.WriteMessage(OwnError(message), output);
+        if (!SplicedCompletions.TryWrite(inner, message, output))
+        {
+            inner.WriteMessage(OwnError(message), output);
+        }
+
         if (output is AnswerWriter writer)
         {
             writer.Ledger.Wrote(message, writer.Written);

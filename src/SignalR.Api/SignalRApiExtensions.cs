@@ -29,9 +29,14 @@ public static class SignalRApiExtensions
                 o.AddFilter<HubAnswers>();
                 o.AddFilter<UnfinishedMessages>();
             })
-            // Long text in pieces, as REST and GraphQL write it (files are, by their type): whole, 1 MiB of control
+            // Long text in pieces, as REST and GraphQL write it (files by reference: SharedBase64Converter): whole, 1 MiB of control
             // characters asked the pipe for one span of 18 MiB, and a hundred stalled readers grew the service by 2 GB.
-            .AddJsonProtocol(o => o.PayloadSerializerOptions.Converters.Add(new SegmentedTextConverter()))
+            .AddJsonProtocol(o =>
+            {
+                o.PayloadSerializerOptions.Converters.Add(new SegmentedTextConverter());
+                // A file's base64 spliced from the copy every caller shares (SplicedCompletions).
+                o.PayloadSerializerOptions.Converters.Add(new SharedBase64Converter());
+            })
             // Strings must be UTF-8, as on every other protocol (MessagePack-CSharp would store U+FFFD for the bad bytes).
             .AddMessagePackProtocol(o => o.SerializerOptions = StrictUtf8Strings.Apply(o.SerializerOptions));
         // One account of the unfinished messages of every connection: a filter SignalR resolves, not one it makes per call.
@@ -54,6 +59,8 @@ public static class SignalRApiExtensions
     {
         app.UseServiceDefaults();
         app.UseWebSockets();
+        // A WebSocket message ends only where a hub message does, however the hub's pipe was flushed.
+        app.Use(WholeHubMessages.Wrap);
         // WebSockets only, and no negotiate round trip: the client connects straight to ws(s)://host:port/hub. The socket
         // lives as long as the client keeps it, so the per-request timeout does not apply to it; every invocation is
         // bounded instead by the client's timeout and the database's command timeout.

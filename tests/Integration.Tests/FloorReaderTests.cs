@@ -1,4 +1,6 @@
 using Google.Protobuf;
+using Microsoft.AspNetCore.SignalR;
+using Microsoft.AspNetCore.SignalR.Protocol;
 
 namespace ProtocolBench.Integration.Tests;
 
@@ -8,8 +10,7 @@ namespace ProtocolBench.Integration.Tests;
 /// (GraphQL), and again on the next try. Now the files are written from one copy every caller shares, a piece at a time
 /// as each reader takes it, and reserve nothing: beside the eleven, over HTTP/1.1 or each on an HTTP/2 stream given
 /// 40 KiB/s of window, a normal client gets the PDF within 5 s on both transports, and the service grows by less than
-/// its budget. Not SignalR: its JavaScript clients need a hub message in one WebSocket message, and its transport sends
-/// each flush as one, so a hub answer is written whole, a copy, and reserves (docs/response-budget.md).
+/// its budget.
 /// </summary>
 [Collection(SqliteCollection.Name)]
 public sealed class FloorReaderTests(SqliteServices fixture)
@@ -28,7 +29,12 @@ public sealed class FloorReaderTests(SqliteServices fixture)
         { Protocol.GraphQL, "/graphql?query=%7Bpdf%7Bdata%7D%7D", "http/1.1" },
         { Protocol.GraphQL, "/graphql?query=%7Bpdf%7Bdata%7D%7D", "h2" },
         { Protocol.Grpc, "/protocolbench.v1.Payloads/GetPdf", "h2" },
+        { Protocol.SignalR, "json", "websocket" },
+        { Protocol.SignalRMessagePack, "messagepack", "websocket" },
     };
+
+    /// <summary>GetPdf as an invocation, id 1, in each hub protocol (MessagePack: [1, {}, "1", "GetPdf", []]).</summary>
+    private static readonly byte[] MessagePackGetPdf = [0x95, 0x01, 0x80, 0xa1, (byte)'1', 0xa6, .. "GetPdf"u8, 0x90];
 
     private static readonly (string, string)[] GrpcHeaders = [("content-type", "application/grpc"), ("te", "trailers")];
 
@@ -36,7 +42,7 @@ public sealed class FloorReaderTests(SqliteServices fixture)
     [MemberData(nameof(Cases))]
     public async Task ANormalClientGetsThePdfBesideElevenReadersAtTheFloor(Protocol protocol, string path, string readersOver)
     {
-        var service = fixture.Services.Processes.Single(p => p.Spec.Protocol == protocol);
+        var service = fixture.Services.Processes.Single(p => p.Spec.Protocol == protocol.Service());
         // Once unloaded, so that what the service builds once (the shared answers) is not counted as growth.
         Assert.Equal(Expected.Pdf, await fixture.Client(protocol, Transport.Http).GetPdfAsync(Token));
 
@@ -58,6 +64,10 @@ public sealed class FloorReaderTests(SqliteServices fixture)
                         var reader = await StalledHttp2Reader.ConnectAsync(baseUri, fixture.ClientOptions.LoadTrustedCertificate(), Token);
                         h2Readers.Add(reader);
                         await reader.ReadSlowlyAsync(BytesPerSecond / 10, grpc ? "POST" : "GET", baseUri, path, grpc ? GrpcHeaders : [], grpc ? new byte[5] : null, Token);
+                    }
+                    else if (readersOver == "websocket")
+                    {
+                        http1Readers.Add(ReadHubAtTheFloorAsync(path, stop.Token));
                     }
                     else
                     {
@@ -111,6 +121,60 @@ public sealed class FloorReaderTests(SqliteServices fixture)
         var reply = V1.FileReply.Parser.ParseFrom(message);
         Assert.Equal(reply.ToByteArray(), message);
         Assert.Equal(method == "GetPdf" ? Expected.Pdf : Expected.TextFile, reply.Data.ToByteArray());
+    }
+
+    /// <summary>
+    /// A hub's file answer written by reference is the bytes SignalR's own protocol writes for it (JSON: the file's base64
+    /// spliced into SignalR's writer; MessagePack: written around the file by <c>SplicedCompletions</c>), in one WebSocket
+    /// message (<c>WholeHubMessages</c>; without it each piece came as a WebSocket message of its own, and Node's client said "Incomplete message").
+    /// </summary>
+    [Theory]
+    [InlineData("json")]
+    [InlineData("messagepack")]
+    public async Task AHubFileAnswerWrittenByReferenceIsSignalRsOwnBytes(string hubProtocol)
+    {
+        using var hub = await RawHub.OpenAsync(RawHub.Address(fixture.Addresses.BaseUri(Protocol.SignalR, Transport.Http)), hubProtocol, Token);
+        IHubProtocol writer = hubProtocol == "json" ? new JsonHubProtocol() : new MessagePackHubProtocol();
+        var expected = new System.Buffers.ArrayBufferWriter<byte>();
+        writer.WriteMessage(new CompletionMessage("1", null, new Shared.Domain.Payloads.FilePayload(
+            Shared.Domain.Payloads.PayloadFiles.PdfFileName, Shared.Domain.Payloads.PayloadFiles.PdfContentType, Expected.Pdf), hasResult: true), expected);
+        if (hubProtocol == "json")
+        {
+            await hub.SendJsonAsync("{\"type\":1,\"invocationId\":\"1\",\"target\":\"GetPdf\",\"arguments\":[]}", Token);
+        }
+        else
+        {
+            await hub.SendMessagePackAsync(MessagePackGetPdf, Token);
+        }
+
+        Assert.True(await hub.ReceivedAsync(expected.WrittenSpan.ToArray(), TimeSpan.FromSeconds(20), Token), $"The {hubProtocol} hub's PDF is not the bytes SignalR writes for it.");
+        // Written a piece at a time, it still comes as one WebSocket message, as SignalR's JavaScript clients need it.
+        Assert.True(hub.CameAsOneWebSocketMessage(expected.WrittenSpan.ToArray()), $"The {hubProtocol} hub's PDF came in more than one WebSocket message.");
+    }
+
+    /// <summary>Reads GetPdf's answer at 40 KiB/s over a hub WebSocket (<paramref name="hubProtocol"/>) until stopped.</summary>
+    private async Task<long> ReadHubAtTheFloorAsync(string hubProtocol, CancellationToken stop)
+    {
+        using var pacedSockets = new HttpMessageInvoker(PacedReading.Handler(BytesPerSecond, TimeSpan.FromMinutes(10)));
+        using var hub = await RawHub.OpenAsync(RawHub.Address(fixture.Addresses.BaseUri(Protocol.SignalR, Transport.Http)), hubProtocol, stop, pacedSockets);
+        if (hubProtocol == "json")
+        {
+            await hub.SendJsonAsync("{\"type\":1,\"invocationId\":\"1\",\"target\":\"GetPdf\",\"arguments\":[]}", stop);
+        }
+        else
+        {
+            await hub.SendMessagePackAsync(MessagePackGetPdf, stop);
+        }
+
+        // Bytes no answer holds: it reads until stopped; false when the service closed the socket.
+        try
+        {
+            return await hub.ReceivedAsync("never sent"u8.ToArray(), TimeSpan.FromMinutes(10), stop) ? 0 : throw new IOException("The hub closed the reader's socket.");
+        }
+        catch (OperationCanceledException) when (stop.IsCancellationRequested)
+        {
+            return 0;
+        }
     }
 
     /// <summary>Reads the answer at 40 KiB/s over HTTP/1.1 until stopped; the bytes it read.</summary>

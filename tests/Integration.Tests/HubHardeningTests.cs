@@ -15,11 +15,19 @@ public sealed class HubHardeningTests(SqliteServices fixture)
     private Uri Hub => RawHub.Address(fixture.Addresses.BaseUri(Protocol.SignalR, Transport.Http));
 
     /// <summary>
+    /// A call whose answer is reserved: 1 MiB of control characters (6 MiB of JSON, 8 MiB with its text; six fill the
+    /// budget). The PDF was such a call until row 93; it reserves nothing now.
+    /// </summary>
+    private static readonly string HeldInvocation =
+        $"\"target\":\"Clone\",\"arguments\":[{JsonSerializer.Serialize(new string('\u0001', Limits.CloneTextMaxLength))},{Limits.CloneOutputMaxChars / Limits.CloneTextMaxLength}]";
+
+    /// <summary>
     /// Row 79: invocations without an invocation id (fire-and-forget, as a client's <c>SendAsync</c> sends them) still reserve
     /// their answer, which is never written. They reserved it until the connection's next answer replaced it, and a
     /// replaced reservation was never returned: 14 such calls for the PDF spent the budget, and every client's
     /// <c>GetPdf</c> waited its whole deadline, after the connections had closed too. Now the reservation ends with the
-    /// method: 20 connections × 5 such calls, held open, leave the PDF as fast as it was. Row 87: an empty invocation id,
+    /// method: 20 connections × 5 such calls (for 1 MiB of control characters: the PDF reserves nothing since row 93), held
+    /// open, leave a reader's 1 MiB of text as fast as it was. Row 87: an empty invocation id,
     /// for which SignalR writes no answer either, held its reservation until the connection called again or left (ten
     /// such calls: a fresh client's PDF got no answer in 12 s).
     /// </summary>
@@ -29,7 +37,10 @@ public sealed class HubHardeningTests(SqliteServices fixture)
     public async Task InvocationsWithoutAnIdLeaveNoBudgetReserved(string id)
     {
         var client = fixture.Client(Protocol.SignalR, Transport.Http);
-        var unloaded = await CallTiming.MedianSecondsAsync(() => client.GetPdfAsync(Token));
+        var text = new string('a', Limits.CloneTextMaxLength);
+        const int count = Limits.CloneOutputMaxChars / Limits.CloneTextMaxLength;
+        async Task ReadAsync() => Assert.Equal(text.Length * count, (await client.CloneAsync(text, count, Token)).Length);
+        var unloaded = await CallTiming.MedianSecondsAsync(ReadAsync);
         var rows = await fixture.CountRowsAsync();
         var before = PeakMemory.ResidentMiB(Service);
 
@@ -43,13 +54,13 @@ public sealed class HubHardeningTests(SqliteServices fixture)
                 senders.Add(sender);
                 for (var call = 0; call < 5; call++)
                 {
-                    await sender.SendJsonAsync("{\"type\":1," + id + "\"target\":\"GetPdf\",\"arguments\":[]}", Token);
+                    await sender.SendJsonAsync("{\"type\":1," + id + HeldInvocation + "}", Token);
                 }
             }
 
             // The hub runs each connection's calls one after another: give the 100 calls time to have run.
             await Task.Delay(TimeSpan.FromSeconds(3), Token);
-            held = await CallTiming.MedianSecondsAsync(async () => Assert.Equal(Expected.Pdf, await client.GetPdfAsync(Token)));
+            held = await CallTiming.MedianSecondsAsync(ReadAsync);
         }
         finally
         {
@@ -57,12 +68,12 @@ public sealed class HubHardeningTests(SqliteServices fixture)
         }
 
         await Task.Delay(TimeSpan.FromSeconds(10), Token);
-        var closed = await CallTiming.MedianSecondsAsync(async () => Assert.Equal(Expected.Pdf, await client.GetPdfAsync(Token)));
+        var closed = await CallTiming.MedianSecondsAsync(ReadAsync);
         var after = PeakMemory.ResidentMiB(Service);
         TestContext.Current.TestOutputHelper?.WriteLine(
-            $"The PDF in {unloaded:F3} s unloaded, {held:F3} s beside 100 fire-and-forget calls on 20 open connections, {closed:F3} s after they closed; {before} → {after} MiB resident");
-        Assert.True(held <= unloaded + 1, $"{held:F2} s for the PDF beside the fire-and-forget calls, {unloaded:F3} s unloaded.");
-        Assert.True(closed <= unloaded + 1, $"{closed:F2} s for the PDF after the senders closed, {unloaded:F3} s unloaded.");
+            $"1 MiB of text in {unloaded:F3} s unloaded, {held:F3} s beside 100 fire-and-forget calls on 20 open connections, {closed:F3} s after they closed; {before} → {after} MiB resident");
+        Assert.True(held <= unloaded + 1, $"{held:F2} s for 1 MiB of text beside the fire-and-forget calls, {unloaded:F3} s unloaded.");
+        Assert.True(closed <= unloaded + 1, $"{closed:F2} s for 1 MiB of text after the senders closed, {unloaded:F3} s unloaded.");
         Assert.True(after - before <= PeakMemory.BackWithinMiB, $"{after} MiB resident 10 s after the senders closed, {before} MiB before.");
         Assert.Equal(rows, await fixture.CountRowsAsync());
         AssertServingAndNoErrorLogged();

@@ -15,6 +15,10 @@ public sealed class StalledHubReaderTests(SqliteServices fixture)
 {
     private const int Connections = 100;
 
+    /// <summary>1 MiB of control characters: 6 MiB of JSON, reserved (8 MiB with its text) until sent.</summary>
+    private static readonly string ControlCharacters =
+        $"\"target\":\"Clone\",\"arguments\":[{JsonSerializer.Serialize(new string('\u0001', Limits.CloneTextMaxLength))},{Limits.CloneOutputMaxChars / Limits.CloneTextMaxLength}]";
+
     private static CancellationToken Token => TestContext.Current.CancellationToken;
 
     [Theory]
@@ -23,9 +27,7 @@ public sealed class StalledHubReaderTests(SqliteServices fixture)
     public async Task HubReadersThatNeverReadCannotHoldTheServicesMemory(string answer)
     {
         var service = fixture.Services.Processes.Single(p => p.Spec.Protocol == Protocol.SignalR);
-        var invocation = answer == "pdf"
-            ? "\"target\":\"GetPdf\",\"arguments\":[]"
-            : $"\"target\":\"Clone\",\"arguments\":[{JsonSerializer.Serialize(new string('\u0001', Limits.CloneTextMaxLength))},{Limits.CloneOutputMaxChars / Limits.CloneTextMaxLength}]";
+        var invocation = answer == "pdf" ? "\"target\":\"GetPdf\",\"arguments\":[]" : ControlCharacters;
         var client = fixture.Client(Protocol.SignalR, Transport.Http);
         var unloaded = await CallTiming.MedianSecondsAsync(() => client.GetPdfAsync(Token));
 
@@ -90,8 +92,8 @@ public sealed class StalledHubReaderTests(SqliteServices fixture)
     }
 
     /// <summary>
-    /// Fault table row 85 on SignalR: a hub client reading the PDF steadily at 64 KiB/s beside 100 WebSockets that never
-    /// read. The hub writes an answer in pieces, each as fast as the socket takes it, but a piece waited longer than 0.5 s
+    /// Fault table row 85 on SignalR: a hub client reading a large answer (1 MiB of text; the PDF until row 93, which
+    /// reserves nothing now) steadily at 64 KiB/s beside 100 WebSockets that never read theirs (1 MiB of control characters). The hub writes an answer in pieces, each as fast as the socket takes it, but a piece waited longer than 0.5 s
     /// at such a pace, and the budget, watching the bytes written, closed the connection (13 of 13 such readers at
     /// 100 KiB/s). Now it watches what the socket has sent: the reader reads at its pace for 8 s, then at full speed, and
     /// gets the whole PDF; a reader at full speed beside them gets it within twice its unloaded time and a second.
@@ -101,13 +103,17 @@ public sealed class StalledHubReaderTests(SqliteServices fixture)
     {
         var service = fixture.Services.Processes.Single(p => p.Spec.Protocol == Protocol.SignalR);
         var client = fixture.Client(Protocol.SignalR, Transport.Http);
-        var unloaded = await CallTiming.MedianSecondsAsync(() => client.GetPdfAsync(Token));
+        // Every answer here is reserved: 1 MiB of text read, 1 MiB of control characters held (the PDF until row 93).
+        var text = new string('a', Limits.CloneTextMaxLength);
+        const int count = Limits.CloneOutputMaxChars / Limits.CloneTextMaxLength;
+        async Task ReadAsync() => Assert.Equal(text.Length * count, (await client.CloneAsync(text, count, Token)).Length);
+        var unloaded = await CallTiming.MedianSecondsAsync(ReadAsync);
         var before = PeakMemory.ResidentMiB(service);
 
         var slow = Stopwatch.StartNew();
         using var pacedSockets = new HttpMessageInvoker(PacedReading.Handler(64 * 1024, TimeSpan.FromSeconds(8)));
         using var slowHub = await RawHub.OpenAsync(RawHub.Address(fixture.Addresses.BaseUri(Protocol.SignalR, Transport.Http)), "json", Token, pacedSockets);
-        var slowAnswer = slowHub.InvokeAsync("1", "\"target\":\"GetPdf\",\"arguments\":[]", Token, TimeSpan.FromSeconds(60));
+        var slowAnswer = slowHub.InvokeAsync("1", $"\"target\":\"Clone\",\"arguments\":[\"{text}\",{count}]", Token, TimeSpan.FromSeconds(60));
 
         var stalled = new List<(ClientWebSocket Socket, HttpMessageInvoker Invoker)>();
         double loaded;
@@ -115,14 +121,13 @@ public sealed class StalledHubReaderTests(SqliteServices fixture)
         {
             for (var i = 0; i < Connections; i++)
             {
-                stalled.Add(await StalledAsync("\"target\":\"GetPdf\",\"arguments\":[]"));
+                stalled.Add(await StalledAsync(ControlCharacters));
             }
 
-            loaded = await CallTiming.MedianSecondsAsync(async () => Assert.Equal(Expected.Pdf, await client.GetPdfAsync(Token)));
+            loaded = await CallTiming.MedianSecondsAsync(ReadAsync);
             var answer = await slowAnswer;
             Assert.True(answer is not null, "The slow reader's answer did not come whole within 60 s: its connection was closed.");
-            var data = System.Text.Json.Nodes.JsonNode.Parse(answer)!["result"]!["data"]!.GetValue<string>();
-            Assert.Equal(Expected.Pdf, Convert.FromBase64String(data));
+            Assert.Equal(text.Length * count, System.Text.Json.Nodes.JsonNode.Parse(answer)!["result"]!.GetValue<string>().Length);
         }
         finally
         {
@@ -135,8 +140,8 @@ public sealed class StalledHubReaderTests(SqliteServices fixture)
         }
 
         TestContext.Current.TestOutputHelper?.WriteLine(
-            $"SignalR: the PDF read at 64 KiB/s for 8 s, then at full speed, in {slow.Elapsed.TotalSeconds:F1} s, whole; at full speed in {loaded:F3} s beside it and {Connections} stalled WebSockets, {unloaded:F3} s unloaded");
-        Assert.True(loaded <= (2 * unloaded) + 1, $"{loaded:F2} s for the PDF beside {Connections} stalled WebSockets and a slow reader, {unloaded:F3} s unloaded.");
+            $"SignalR: 1 MiB of text read at 64 KiB/s for 8 s, then at full speed, in {slow.Elapsed.TotalSeconds:F1} s, whole; at full speed in {loaded:F3} s beside it and {Connections} stalled WebSockets, {unloaded:F3} s unloaded");
+        Assert.True(loaded <= (2 * unloaded) + 1, $"{loaded:F2} s for 1 MiB of text beside {Connections} stalled WebSockets and a slow reader, {unloaded:F3} s unloaded.");
         await Task.Delay(TimeSpan.FromSeconds(10), Token);
         var after = PeakMemory.ResidentMiB(service);
         Assert.True(after - before <= PeakMemory.BackWithinMiB, $"SignalR: {after} MiB resident 10 s later, {before} MiB before.");

@@ -26,11 +26,10 @@ internal static class SummaryNotes
         "its floor is GET /baseline on its port over HTTP/1.1, the request that would open its socket; it cannot compress " +
         "(--compression leaves its bytes as they are), and a hub message over 1 MiB closes its sender's socket where the " +
         "others refuse only that request. " +
-        "REST, gRPC and GraphQL encode each file once (its base64, REST's whole JSON answer) and write each reader that one " +
-        "copy in pieces of 64 KiB, in the bytes their libraries would write, so their file times include no per-call encoding; " +
-        "SignalR serializes each hub answer per call, whole (its JavaScript clients need a hub message in one WebSocket " +
-        "message); REST's files carry Content-Length where its other JSON answers are chunked. gRPC checks each request's " +
-        "fields as sent before " +
+        "Every service encodes each file once (its base64, REST's whole JSON answer) and writes each reader that one copy " +
+        "in pieces of 64 KiB, in the bytes its library would write, so file times include no per-call encoding; SignalR " +
+        "sends such pieces as fragments of one WebSocket message, which its JavaScript clients need whole. REST's files " +
+        "carry Content-Length where its other JSON answers are chunked. gRPC checks each request's fields as sent before " +
         "protobuf reads them (a number past Int32 or a field of another wire type is INVALID_ARGUMENT, as on the others): one " +
         "more pass over each request's bytes. " +
         "GraphQL's shape documents select every field on every level of the shape, but not the empty children of its last " +

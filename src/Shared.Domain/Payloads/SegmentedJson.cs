@@ -77,12 +77,3 @@ public sealed class SegmentedTextConverter : JsonConverter<string>
 
     public override void Write(Utf8JsonWriter writer, string value, JsonSerializerOptions options) => SegmentedJson.WriteText(writer, value);
 }
-
-/// <summary>A byte[] property (or every byte[] of a serializer) written as base64 by <see cref="SegmentedJson.WriteBase64"/>.</summary>
-public sealed class SegmentedBase64Converter : JsonConverter<byte[]>
-{
-    public override byte[]? Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options) =>
-        reader.TokenType == JsonTokenType.Null ? null : reader.GetBytesFromBase64();
-
-    public override void Write(Utf8JsonWriter writer, byte[] value, JsonSerializerOptions options) => SegmentedJson.WriteBase64(writer, value);
-}

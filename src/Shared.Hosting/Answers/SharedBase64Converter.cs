@@ -4,7 +4,7 @@ using System.Text.Json.Serialization;
 namespace ProtocolBench.Shared.Hosting.Answers;
 
 /// <summary>
-/// Every byte[] of a serializer's answers as base64 (GraphQL's): a file by reference to the copy every
+/// Every byte[] of a serializer's answers as base64 (GraphQL's, the JSON hub's): a file by reference to the copy every
 /// caller shares, spliced into the answer being written (<see cref="SplicingWriter.Current"/>), so a reader holds no copy
 /// of its own; other bytes, or where nothing splices, in pieces (<see cref="SegmentedJson"/>).
 /// </summary>

@@ -29,6 +29,12 @@ public sealed class SplicingWriter(HttpContext http, SharedAnswers answers, Pipe
         set => CurrentWriter.Value = value;
     }
 
+    /// <summary>The bytes spliced in so far, sent or not.</summary>
+    public long SplicedBytes { get; private set; }
+
+    /// <summary>Whether <paramref name="bytes"/> is a shared file, which this writer would splice.</summary>
+    public bool Shares(byte[] bytes) => answers.Shares(bytes);
+
     /// <summary>Whether spliced bytes wait for the next flush.</summary>
     public bool HasSplices => _splices is { Count: > 0 };
 
@@ -72,6 +78,7 @@ public sealed class SplicingWriter(HttpContext http, SharedAnswers answers, Pipe
             SharedAnswers.StopRequestTimeout(http);
         }
 
+        SplicedBytes += shared.Length;
         _after = new ArrayBufferWriter<byte>(256);
         _splices.Enqueue((shared, _after));
     }

@@ -28,11 +28,11 @@ internal sealed class AnswerLedger : IDisposable
     public HttpContext Upgrade { get; }
 
     /// <summary>
-    /// Opens the ledger of a connection that has just connected, and puts its <see cref="AnswerWriter"/> between the hub and
-    /// the connection's pipe (SignalR reads the pipe from the connection for every message it writes). Null when the
+    /// Opens the ledger of a connection that has just connected, and puts its <see cref="AnswerWriter"/> (over a
+    /// <see cref="SplicingWriter"/> of <paramref name="answers"/>) between the hub and the connection's pipe (SignalR reads the pipe from the connection for every message it writes). Null when the
     /// connection is not a WebSocket's.
     /// </summary>
-    public static AnswerLedger? Open(HubCallerContext context)
+    public static AnswerLedger? Open(HubCallerContext context, SharedAnswers answers)
     {
         if (context.GetHttpContext() is not { } upgrade || context.Features.Get<IConnectionTransportFeature>() is not { } transport)
         {
@@ -40,7 +40,8 @@ internal sealed class AnswerLedger : IDisposable
         }
 
         var ledger = new AnswerLedger(upgrade);
-        transport.Transport = new DuplexPipe(transport.Transport.Input, new AnswerWriter(transport.Transport.Output, ledger));
+        var output = new AnswerWriter(new SplicingWriter(upgrade, answers, transport.Transport.Output), ledger);
+        transport.Transport = new DuplexPipe(transport.Transport.Input, output);
         return ledger;
     }
 

@@ -6,15 +6,16 @@ namespace ProtocolBench.SignalR.Api.Budget;
 /// The hub's side of the <see cref="ResponseBudget"/>: each invocation reserves its largest possible answer before the hub
 /// method runs (the same sizes as on the other services), a list of authors is charged its real size once built, and the
 /// reservation is held until the answer has been sent (<see cref="AnswerLedger"/>). Without it, a hundred WebSockets that
-/// ask for the PDF and never read hold a hundred answers. StreamPdf needs none: it writes 64 KiB chunks of the file
+/// ask for the PDF and never read hold a hundred answers. The files need none: they are written from the copy every caller
+/// shares (<see cref="SplicedCompletions"/>), a piece at a time. StreamPdf needs none either: it writes 64 KiB chunks of the file
 /// and waits for each, as gRPC's does. An invocation sent without an invocation id gets no answer: its reservation ends
 /// with its method, since the answer is built all the same.
 /// </summary>
-internal sealed class HubAnswers(ResponseBudget budget, PayloadFiles files) : IHubFilter
+internal sealed class HubAnswers(ResponseBudget budget, PayloadFiles files, SharedAnswers answers) : IHubFilter
 {
     public Task OnConnectedAsync(HubLifetimeContext context, Func<HubLifetimeContext, Task> next)
     {
-        if (AnswerLedger.Open(context.Context) is { } ledger)
+        if (AnswerLedger.Open(context.Context, answers) is { } ledger)
         {
             context.Context.Items[typeof(AnswerLedger)] = ledger;
         }
@@ -39,7 +40,8 @@ internal sealed class HubAnswers(ResponseBudget budget, PayloadFiles files) : IH
         var unanswered = CountedHubProtocol.IsUnanswered;
         // SignalR runs a connection's invocations one at a time, each after the answer before it has been written.
         ledger.ReleaseWritten();
-        var size = operation?.MostAnswered(HubOperationBindings.ArgumentsOf(invocation), files) ?? 0;
+        // A file is written from the copy every caller shares (SplicedCompletions): nothing to reserve.
+        var size = operation is { IsShared: false } ? operation.MostAnswered(HubOperationBindings.ArgumentsOf(invocation), files) : 0;
         var reservation = await budget.ReserveAsync(ledger.Upgrade, size, invocation.Context.ConnectionAborted);
         object? answer;
         try

@@ -12,6 +12,7 @@ public sealed class RawHub : IDisposable
     public const char RecordSeparator = '\u001e';
 
     private readonly MemoryStream _received = new();
+    private readonly List<long> _messageEnds = [];
 
     private RawHub(ClientWebSocket socket) => Socket = socket;
 
@@ -70,6 +71,10 @@ public sealed class RawHub : IDisposable
                 }
 
                 _received.Write(buffer, 0, read.Count);
+                if (read.EndOfMessage)
+                {
+                    _messageEnds.Add(_received.Length);
+                }
             }
             catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
             {
@@ -78,6 +83,17 @@ public sealed class RawHub : IDisposable
         }
 
         return true;
+    }
+
+    /// <summary>
+    /// Whether <paramref name="expected"/>, received by <see cref="ReceivedAsync"/>, came as one WebSocket message of its
+    /// own: a message ended just before it and at its end, and none within it.
+    /// </summary>
+    public bool CameAsOneWebSocketMessage(byte[] expected)
+    {
+        var start = _received.GetBuffer().AsSpan(0, (int)_received.Length).IndexOf(expected);
+        var end = start + expected.Length;
+        return start >= 0 && _messageEnds.Contains(start) && _messageEnds.Contains(end) && !_messageEnds.Any(e => e > start && e < end);
     }
 
     /// <summary>
