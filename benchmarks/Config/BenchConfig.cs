@@ -4,11 +4,10 @@ using BenchmarkDotNet.Diagnosers;
 using BenchmarkDotNet.Exporters;
 using BenchmarkDotNet.Exporters.Csv;
 using BenchmarkDotNet.Exporters.Json;
-using BenchmarkDotNet.Jobs;
+using BenchmarkDotNet.Filters;
 using BenchmarkDotNet.Order;
 using BenchmarkDotNet.Validators;
 using Perfolizer.Horology;
-using BenchmarkDotNet.Filters;
 
 namespace ProtocolBench.Benchmarks.Config;
 

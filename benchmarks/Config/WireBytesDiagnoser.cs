@@ -1,6 +1,5 @@
 using BenchmarkDotNet.Columns;
 using BenchmarkDotNet.Diagnosers;
-using BenchmarkDotNet.Engines;
 
 namespace ProtocolBench.Benchmarks.Config;
 

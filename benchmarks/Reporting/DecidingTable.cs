@@ -52,7 +52,8 @@ public sealed class DecidingTable(ResultSet results, RunConditions conditions)
     {
         var table = new Table(
             "Operation", "Transport", "Paper (Table 1)", "This run", "Gap (second − first)", $"With {OtherConnections} (est.)",
-            $"{Capitalised(OtherLink)} (est.)", "Equal times at", "Hidden by", "What decides it") { TextColumns = 10 };
+            $"{Capitalised(OtherLink)} (est.)", "Equal times at", "Hidden by", "What decides it")
+        { TextColumns = 10 };
         foreach (var comparison in Comparisons)
         {
             var (parts, here) = (comparison.Parts, comparison.Here);

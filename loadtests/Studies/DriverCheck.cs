@@ -1,7 +1,4 @@
-using System.Buffers.Binary;
 using System.Net;
-using System.Text.RegularExpressions;
-using Google.Protobuf;
 
 namespace ProtocolBench.LoadTests.Studies;
 

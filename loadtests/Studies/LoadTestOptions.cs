@@ -1,5 +1,3 @@
-using System.CommandLine;
-
 namespace ProtocolBench.LoadTests.Studies;
 
 /// <summary>

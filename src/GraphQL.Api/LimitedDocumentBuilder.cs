@@ -1,4 +1,3 @@
-using GraphQLParser;
 using GraphQLParser.Exceptions;
 
 namespace ProtocolBench.GraphQL.Api;

@@ -1,6 +1,3 @@
-using GraphQL.Validation;
-using GraphQLParser.AST;
-
 namespace ProtocolBench.GraphQL.Api;
 
 /// <summary>GET may only read: a mutation over GET is refused at validation (405), before it could run.</summary>

@@ -1,5 +1,4 @@
 using System.Buffers;
-using Google.Protobuf;
 using Google.Protobuf.Reflection;
 
 namespace ProtocolBench.Grpc.Service;

@@ -21,10 +21,10 @@ internal sealed unsafe class PacketDelayer : IDisposable
     private static readonly long MaxWaitTicks = Stopwatch.Frequency / 10;
 
     // The library's callback has only a pointer of data, the direction's index; the delayer is the one of this process.
-    private static PacketDelayer? s_running;
+    private static PacketDelayer? _running;
     // A socket that asks for receive timestamps turns them on for every packet the kernel receives (a global switch), so
     // each queued packet says when it came.
-    private static readonly Socket s_stamping = new(AddressFamily.InterNetwork, SocketType.Dgram, ProtocolType.Udp);
+    private static readonly Socket Stamping = new(AddressFamily.InterNetwork, SocketType.Dgram, ProtocolType.Udp);
 
     private readonly PacketFate _fate;
     private readonly List<Direction> _directions = [];
@@ -41,9 +41,9 @@ internal sealed unsafe class PacketDelayer : IDisposable
     /// <summary>Binds the queues, one a direction; throws <see cref="InvalidOperationException"/> with what failed.</summary>
     public static PacketDelayer Open(LinkSettings settings, IReadOnlyList<QueueAddress> queues)
     {
-        s_stamping.SetRawSocketOption(SolSocket, SoTimestamp, BitConverter.GetBytes(1));
+        Stamping.SetRawSocketOption(SolSocket, SoTimestamp, BitConverter.GetBytes(1));
         var delayer = new PacketDelayer(settings);
-        s_running = delayer;
+        _running = delayer;
         try
         {
             foreach (var address in queues)
@@ -127,7 +127,7 @@ internal sealed unsafe class PacketDelayer : IDisposable
             NetfilterQueue.Close(direction.Handle);
         }
 
-        s_running = null;
+        _running = null;
     }
 
     [UnmanagedCallersOnly]
@@ -138,7 +138,7 @@ internal sealed unsafe class PacketDelayer : IDisposable
         var age = NetfilterQueue.Timestamp(data, &received) == 0
             ? DateTime.UtcNow.Ticks - DateTime.UnixEpoch.Ticks - (received.Seconds * 10_000_000 + received.Microseconds * 10)
             : 0;
-        s_running!.Hold(s_running._directions[(int)direction], id, age);
+        _running!.Hold(_running._directions[(int)direction], id, age);
         return 0;
     }
 

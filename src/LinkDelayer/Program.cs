@@ -34,7 +34,8 @@ command.SetAction(parsed =>
     using var stop = new CancellationTokenSource();
     using var delayer = PacketDelayer.Open(settings, [.. parsed.GetValue(queues)!.Select(QueueAddress.Parse)]);
     var priority = Native.RunInRealTime(priority: 10);
-    new Thread(() =>
+
+    void WatchLifeline()
     {
         // "report" asks what was done so far (a snapshot, read while packets move); the end of input is the stop.
         while (Console.In.ReadLine() is { } line)
@@ -46,7 +47,9 @@ command.SetAction(parsed =>
         }
 
         stop.Cancel();
-    }) { IsBackground = true, Name = "lifeline" }.Start();
+    }
+
+    new Thread(WatchLifeline) { IsBackground = true, Name = "lifeline" }.Start();
     Console.WriteLine($"ready (pid {Environment.ProcessId}): {settings}, {priority ?? "SCHED_FIFO"}");
     delayer.Run(stop.Token);
     Console.WriteLine($"done: {delayer.Describe()}");

@@ -56,19 +56,19 @@ public static class ClientHandlers
 
     private static SocketsHttpHandler Pooled(
         ClientOptions options, SslClientAuthenticationOptions tls, WireCounter counter, DecompressionMethods decompression) => new()
-    {
-        PooledConnectionLifetime = Timeout.InfiniteTimeSpan,
-        PooledConnectionIdleTimeout = TimeSpan.FromMinutes(5),
-        MaxConnectionsPerServer = options.MaxConnectionsPerServer,
-        EnableMultipleHttp2Connections = true,
-        ConnectTimeout = options.ConnectTimeout,
-        // Below the counting stream, so the bytes counted are the compressed ones.
-        AutomaticDecompression = decompression,
-        UseCookies = false,
-        UseProxy = false,
-        ConnectCallback = (context, cancellationToken) => ConnectCountedAsync(options.Addresses.Host, context, counter, cancellationToken),
-        SslOptions = tls,
-    };
+        {
+            PooledConnectionLifetime = Timeout.InfiniteTimeSpan,
+            PooledConnectionIdleTimeout = TimeSpan.FromMinutes(5),
+            MaxConnectionsPerServer = options.MaxConnectionsPerServer,
+            EnableMultipleHttp2Connections = true,
+            ConnectTimeout = options.ConnectTimeout,
+            // Below the counting stream, so the bytes counted are the compressed ones.
+            AutomaticDecompression = decompression,
+            UseCookies = false,
+            UseProxy = false,
+            ConnectCallback = (context, cancellationToken) => ConnectCountedAsync(options.Addresses.Host, context, counter, cancellationToken),
+            SslOptions = tls,
+        };
 
     /// <summary>
     /// Connects to <paramref name="host"/> whatever name the URL has: HTTPS URLs name the certificate's host (localhost,

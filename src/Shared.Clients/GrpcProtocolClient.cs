@@ -1,6 +1,4 @@
 using System.IO.Compression;
-using System.Runtime.InteropServices;
-using Google.Protobuf;
 using Grpc.Core;
 using Grpc.Net.Client;
 using Grpc.Net.Compression;

@@ -1,5 +1,3 @@
-using System.Security.Cryptography.X509Certificates;
-
 namespace ProtocolBench.Shared.Clients;
 
 /// <summary>Where the four services are, and how every client behaves.</summary>

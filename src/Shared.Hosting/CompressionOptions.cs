@@ -1,5 +1,3 @@
-using Microsoft.AspNetCore.Server.Kestrel.Core;
-
 namespace ProtocolBench.Shared.Hosting;
 
 /// <summary>

@@ -2,7 +2,6 @@ using System.Collections.Concurrent;
 using ProtocolBench.Lab.Conditions;
 using ProtocolBench.Lab.Runs;
 using ProtocolBench.Lab.Stacks;
-using ProtocolBench.Shared.Domain.Authors;
 
 namespace ProtocolBench.Integration.Tests;
 

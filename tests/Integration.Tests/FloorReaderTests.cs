@@ -1,5 +1,4 @@
 using Google.Protobuf;
-using Microsoft.AspNetCore.SignalR;
 using Microsoft.AspNetCore.SignalR.Protocol;
 
 namespace ProtocolBench.Integration.Tests;

@@ -67,9 +67,8 @@ public sealed class HubHardeningTests(SqliteServices fixture)
             senders.ForEach(s => s.Dispose());
         }
 
-        await Task.Delay(TimeSpan.FromSeconds(10), Token);
+        var (after, _) = await PeakMemory.SettledAsync(Service, before, Token);
         var closed = await CallTiming.MedianSecondsAsync(ReadAsync);
-        var after = PeakMemory.ResidentMiB(Service);
         TestContext.Current.TestOutputHelper?.WriteLine(
             $"1 MiB of text in {unloaded:F3} s unloaded, {held:F3} s beside 100 fire-and-forget calls on 20 open connections, {closed:F3} s after they closed; {before} → {after} MiB resident");
         Assert.True(held <= unloaded + 1, $"{held:F2} s for 1 MiB of text beside the fire-and-forget calls, {unloaded:F3} s unloaded.");
@@ -165,10 +164,9 @@ public sealed class HubHardeningTests(SqliteServices fixture)
             holders.ForEach(h => h.Dispose());
         }
 
-        await Task.Delay(TimeSpan.FromSeconds(10), Token);
-        var after = PeakMemory.ResidentMiB(Service);
+        var (after, settled) = await PeakMemory.SettledAsync(Service, memory.BeforeMiB, Token);
         TestContext.Current.TestOutputHelper?.WriteLine(
-            $"{Connections} unfinished messages in {frames}: memory {memory}, {after} MiB 10 s after they closed; the PDF in {loaded:F3} s beside them, {unloaded:F3} s unloaded");
+            $"{Connections} unfinished messages in {frames}: memory {memory}, {after} MiB {settled:F1} s after they closed; the PDF in {loaded:F3} s beside them, {unloaded:F3} s unloaded");
         Assert.True(memory.GrowthMiB <= PeakMemory.BoundMiB, $"Unfinished messages grew the service by {memory}.");
         Assert.True(after - memory.BeforeMiB <= PeakMemory.BackWithinMiB, $"{after} MiB resident 10 s after the unfinished messages closed, {memory.BeforeMiB} MiB before.");
         Assert.True(loaded <= unloaded + 1, $"{loaded:F2} s for the PDF beside unfinished messages, {unloaded:F3} s unloaded.");

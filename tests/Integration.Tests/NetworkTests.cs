@@ -1,4 +1,3 @@
-using System.Net.Sockets;
 using ProtocolBench.Lab.Network;
 using ProtocolBench.LinkDelayer;
 

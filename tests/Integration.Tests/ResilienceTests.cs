@@ -182,7 +182,8 @@ public sealed class LauncherTests
         [
             "-MSocket", "-e",
             """socket(S, PF_INET, SOCK_STREAM, 0) or die; bind(S, sockaddr_in(0, inet_aton("127.0.0.1"))) or die; my ($p) = sockaddr_in(getsockname(S)); $| = 1; print "$p\n"; <STDIN>""",
-        ]) { RedirectStandardInput = true, RedirectStandardOutput = true })!;
+        ])
+        { RedirectStandardInput = true, RedirectStandardOutput = true })!;
         var busyPort = int.Parse((await squatter.StandardOutput.ReadLineAsync(Token))!);
         var options = SingleRest() with { Addresses = new ServiceAddresses(RestHttp: 0, RestHttps: busyPort) };
         var error = await Assert.ThrowsAsync<LaunchException>(() => ServiceLauncher.StartAsync(options, cancellationToken: Token));
@@ -206,7 +207,7 @@ public sealed class LauncherTests
     [Fact]
     public async Task MissingPayloadFilesMakeTheServiceUnhealthyNotBroken()
     {
-        var options = SingleRest() with { Settings = new Dictionary<string, string> { ["Payloads:Directory"] = "/nonexistent/fixtures" }, StartupTimeout = TimeSpan.FromSeconds(30) };
+        var options = SingleRest() with { Settings = new Dictionary<string, string> { ["Payloads:Directory"] = "/nonexistent/fixtures" }, StartupTimeout = TimeSpan.FromSeconds(12) };
         var error = await Assert.ThrowsAsync<LaunchException>(() => ServiceLauncher.StartAsync(options, cancellationToken: Token));
         Assert.Contains("did not become healthy", error.Message);
         Assert.Contains("payload-files", error.Message);

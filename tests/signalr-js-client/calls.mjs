@@ -63,10 +63,14 @@ const collect = (method, args) => new Promise((resolve, reject) => {
   });
 });
 
-const within = (promise, ms) => Promise.race([
-  promise,
-  new Promise((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)),
-]);
+// The timer is cleared once the call settles: a pending one would keep node running until it fired.
+const within = (promise, ms) => {
+  let timer;
+  return Promise.race([
+    promise,
+    new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms); }),
+  ]).finally(() => clearTimeout(timer));
+};
 
 // The service leads a hub error with its code and field: "INVALID_ARGUMENT count: message", nothing before them.
 const failure = (error) => {

@@ -5,32 +5,32 @@ namespace ProtocolBench.Benchmarks.Reporting.Summary;
 /// <summary>REST against gRPC as the paper compared them (its Table 1), and how many of its verdicts this run reproduces.</summary>
 internal sealed class VerdictSection
 {
-    private readonly ResultSet results;
-    private readonly RunConditions conditions;
-    private readonly Table table;
-    private readonly int reproduced;
-    private readonly int compared;
-    private readonly List<string> which;
+    private readonly ResultSet _results;
+    private readonly RunConditions _conditions;
+    private readonly Table _table;
+    private readonly int _reproduced;
+    private readonly int _compared;
+    private readonly List<string> _which;
 
     public VerdictSection(ResultSet results, RunConditions conditions)
     {
-        this.results = results;
-        this.conditions = conditions;
-        (table, reproduced, compared, which) = Verdicts();
+        _results = results;
+        _conditions = conditions;
+        (_table, _reproduced, _compared, _which) = Verdicts();
     }
 
     /// <summary>The summary's lead line on the paper's verdicts.</summary>
-    public string Line => compared == 0
+    public string Line => _compared == 0
 
-        ? results.Cells.Any(c => c.Scenario.Paper is not null && c.Protocol is Protocol.Rest or Protocol.Grpc)
+        ? _results.Cells.Any(c => c.Scenario.Paper is not null && c.Protocol is Protocol.Rest or Protocol.Grpc)
             ? "No verdict of the paper could be compared: verdicts need two or more rounds."
             : "No verdict of the paper could be compared: this run measured none of the paper's scenarios on both REST and gRPC."
-        : $"We reproduce {reproduced} of the paper's {compared} verdicts through {Through}{(which.Count > 0 ? ": " + string.Join("; ", which) : "")}.";
+        : $"We reproduce {_reproduced} of the paper's {_compared} verdicts through {Through}{(_which.Count > 0 ? ": " + string.Join("; ", _which) : "")}.";
 
     /// <summary>The client and conditions the verdicts were measured through: "the jmeter client on lan-100m, a new connection per request".</summary>
     private string Through =>
-        $"the {conditions.Client.Name()} client on {conditions.Network.Name}, " +
-        (conditions.Connections == ConnectionPolicy.New ? "a new connection per request" : "kept connections");
+        $"the {_conditions.Client.Name()} client on {_conditions.Network.Name}, " +
+        (_conditions.Connections == ConnectionPolicy.New ? "a new connection per request" : "kept connections");
 
 
     private (Table Table, int Reproduced, int Compared, List<string> Which) Verdicts()
@@ -38,13 +38,13 @@ internal sealed class VerdictSection
         var table = new Table("Scenario", "Paper, no TLS", "Ours, no TLS", "Same?", "Paper, TLS", "Ours, TLS", "Same?");
         int reproduced = 0, compared = 0;
         var which = new List<string>();
-        foreach (var scenario in Catalogue.All.Where(s => s.Paper is not null && results.Has(s)))
+        foreach (var scenario in Catalogue.All.Where(s => s.Paper is not null && _results.Has(s)))
         {
             var paper = scenario.Paper!;
             var cells = new List<TableCell> { scenario.Label };
             foreach (var (transport, says) in new[] { (Transport.Http, paper.VerdictHttp), (Transport.Https, paper.VerdictHttps) })
             {
-                var verdict = results.VerdictOf(scenario, transport);
+                var verdict = _results.VerdictOf(scenario, transport);
                 cells.Add(says);
                 if (verdict is null || !verdict.Decided)
                 {
@@ -61,7 +61,7 @@ internal sealed class VerdictSection
                     which.Add($"{scenario.Short.Split(' ')[0]} {(transport == Transport.Http ? "without" : "with")} TLS ({says})");
                 }
 
-                cells.Add($"{(verdict.Named ? verdict.Says : Verdict.Both)} (gRPC ÷ REST {results.RatioToRest(scenario, Protocol.Grpc, transport)})");
+                cells.Add($"{(verdict.Named ? verdict.Says : Verdict.Both)} (gRPC ÷ REST {_results.RatioToRest(scenario, Protocol.Grpc, transport)})");
                 cells.Add(new TableCell(same ? "yes" : "no", same));
             }
 
@@ -73,5 +73,5 @@ internal sealed class VerdictSection
 
     public SummarySection Section() => new("Verdicts (the paper's Table 1)",
         $"REST against gRPC as the paper compared them, by the same rule (the paper's \"both\" is our \"no clear winner\"). {Line}",
-        table, null);
+        _table, null);
 }

@@ -1,4 +1,3 @@
-using System.Reflection;
 using Grpc.AspNetCore.Server;
 using ProtocolBench.Shared.Hosting.Operations;
 

@@ -1,6 +1,5 @@
 using System.CommandLine;
 using System.CommandLine.Help;
-using System.CommandLine.Parsing;
 using ProtocolBench.Lab.Runs;
 
 namespace ProtocolBench.Lab.CommandLine;

@@ -1,10 +1,8 @@
 using System.CommandLine;
-using System.CommandLine.Parsing;
 using System.Net;
 using Microsoft.Data.Sqlite;
 using ProtocolBench.Lab.Conditions;
 using ProtocolBench.Lab.Network;
-using ProtocolBench.Lab.Runs;
 
 namespace ProtocolBench.Lab.CommandLine;
 

@@ -1,5 +1,3 @@
-using System.Diagnostics.Tracing;
-using Microsoft.Diagnostics.NETCore.Client;
 using Microsoft.Diagnostics.Tracing;
 
 namespace ProtocolBench.Lab.Costs;

@@ -1,7 +1,7 @@
 using System.Text.Json;
 using ProtocolBench.Lab.Conditions;
-using ProtocolBench.Lab.Services;
 using ProtocolBench.Lab.Scenarios;
+using ProtocolBench.Lab.Services;
 
 namespace ProtocolBench.Lab.Stacks;
 

@@ -1,5 +1,3 @@
-using System.Diagnostics;
-
 namespace ProtocolBench.Shared.Domain.Data;
 
 /// <summary>What initialization found and did, and where its time went: opening (the lock, the file or database, a connection), the check, the schema and the rows.</summary>

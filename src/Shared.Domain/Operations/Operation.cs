@@ -15,14 +15,14 @@ namespace ProtocolBench.Shared.Domain.Operations;
 /// </summary>
 public abstract class Operation
 {
-    private readonly Func<OperationArguments, PayloadFiles, long> mostAnswered;
+    private readonly Func<OperationArguments, PayloadFiles, long> _mostAnswered;
 
     private protected Operation(string name, Parameter[] parameters, string[] sizedBy, Func<OperationArguments, PayloadFiles, long> mostAnswered, bool isStreamed)
     {
         Name = name;
         Parameters = parameters;
         SizedBy = sizedBy;
-        this.mostAnswered = mostAnswered;
+        _mostAnswered = mostAnswered;
         IsStreamed = isStreamed;
     }
 
@@ -61,7 +61,7 @@ public abstract class Operation
     public bool OnHub { get; init; }
 
     /// <summary>The most its answer can carry, in bytes (<see cref="ResponseSize"/>), from the call's arguments alone.</summary>
-    public long MostAnswered(OperationArguments arguments, PayloadFiles files) => mostAnswered(arguments, files);
+    public long MostAnswered(OperationArguments arguments, PayloadFiles files) => _mostAnswered(arguments, files);
 
     public override string ToString() => Parameters.Count == 0 ? Name : $"{Name}({string.Join(", ", Parameters.Select(p => p.Name))})";
 

@@ -5,7 +5,7 @@ namespace ProtocolBench.Shared.Domain.Operations;
 /// <summary>An operation whose answer is a <typeparamref name="TResult"/>, with the domain call every service makes for it.</summary>
 public sealed class Operation<TResult> : Operation
 {
-    private readonly Func<IDomainScope, OperationArguments, CancellationToken, Task<TResult>> run;
+    private readonly Func<IDomainScope, OperationArguments, CancellationToken, Task<TResult>> _run;
 
     internal Operation(
         string name,
@@ -16,7 +16,7 @@ public sealed class Operation<TResult> : Operation
         bool isStreamed = false)
         : base(name, parameters, sizedBy ?? [], mostAnswered ?? ((_, _) => 0), isStreamed)
     {
-        this.run = run;
+        _run = run;
     }
 
     public override Type ResultType => typeof(TResult);
@@ -26,5 +26,5 @@ public sealed class Operation<TResult> : Operation
 
     /// <summary>The operation in this process, without any protocol: the domain call behind every service's endpoint.</summary>
     public Task<TResult> RunAsync(IDomainScope scope, OperationCall<TResult> call, CancellationToken cancellationToken) =>
-        run(scope, call.Arguments, cancellationToken);
+        _run(scope, call.Arguments, cancellationToken);
 }

@@ -1,7 +1,7 @@
 using System.Collections.Concurrent;
 using System.Text.Json;
-using ProtocolBench.Shared.Hosting.Budget;
 using Microsoft.AspNetCore.Http.Timeouts;
+using ProtocolBench.Shared.Hosting.Budget;
 
 namespace ProtocolBench.Shared.Hosting.Answers;
 

@@ -24,6 +24,28 @@ public sealed record PeakMemory(long BeforeMiB, long PeakMiB)
 
     public static long ResidentMiB(ServiceProcess service) => Read(service, "VmRSS");
 
+    /// <summary>
+    /// The resident set once it is back within <see cref="BackWithinMiB"/> of <paramref name="beforeMiB"/>, read every
+    /// quarter second, or as it stands 10 s after the call (the bound's deadline): the caller asserts on it.
+    /// </summary>
+    public static async Task<(long ResidentMiB, double Seconds)> SettledAsync(ServiceProcess service, long beforeMiB, CancellationToken cancellationToken)
+    {
+        var waited = Stopwatch.StartNew();
+        while (true)
+        {
+            var resident = ResidentMiB(service);
+            if (resident - beforeMiB <= BackWithinMiB || waited.Elapsed >= SettleDeadline)
+            {
+                return (resident, waited.Elapsed.TotalSeconds);
+            }
+
+            await Task.Delay(TimeSpan.FromMilliseconds(250), cancellationToken);
+        }
+    }
+
+    /// <summary>How long after a burst the memory has to be back.</summary>
+    public static readonly TimeSpan SettleDeadline = TimeSpan.FromSeconds(10);
+
     private static long Read(ServiceProcess service, string field)
     {
         var line = File.ReadLines($"/proc/{service.Id}/status").Single(l => l.StartsWith(field + ":", StringComparison.Ordinal));

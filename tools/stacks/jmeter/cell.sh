@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# One cell through JMeter (Cell.java): ProtocolBench's benchmark command (--client jmeter) runs this and writes the job
-# on its standard input. Compiles Cell.java once against Debian's JMeter 2.13, grpc-java and Netty into a cache of its
-# own (keyed by the source's hash), with netty-tcnative's OpenSSL library under the name Netty loads it by (a symlink
-# is not found: it must be a copy), then runs it.
+# One cell through JMeter (Cell.java, with Tally.java, Schedule.java, GrpcCall.java and Out.java): ProtocolBench's
+# benchmark command (--client jmeter) runs this and writes the job on its standard input. Compiles the *.java beside it
+# once against Debian's JMeter 2.13, grpc-java and Netty into a cache of its own (keyed by the sources' hash), with
+# netty-tcnative's OpenSSL library under the name Netty loads it by (a symlink is not found: it must be a copy), then
+# runs it.
 #   cell.sh --versions   prints the stack's versions
 #   cell.sh --files      prints every file the stack loads (javac, java, the classpath, the native library), a line each:
 #                        the Debian package that installs it, then its path
@@ -60,12 +61,13 @@ if [ "${1:-}" = "--files" ]; then
 fi
 
 cache_root="${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/protocolbench"
-cache="$cache_root/jmeter-$(cat "$here/Cell.java" "$here/cell.sh" | sha256sum | cut -c1-16)"
+sources=("$here"/*.java)
+cache="$cache_root/jmeter-$(cat "${sources[@]}" "$here/cell.sh" | sha256sum | cut -c1-16)"
 if [ ! -e "$cache/Cell.class" ]; then
   mkdir -p "$cache_root"
   building="$(mktemp -d "$cache.XXXXXX")"
   trap 'rm -rf "$building"' EXIT
-  javac -nowarn -d "$building" -cp "$classpath" "$here/Cell.java" >&2
+  javac -nowarn -d "$building" -cp "$classpath" "${sources[@]}" >&2
   mkdir "$building/native"
   cp "$tcnative" "$building/native/libnetty_tcnative.so"
   # Another cell may have built it meanwhile: keep the first.
