@@ -104,7 +104,7 @@ public static class BenchmarkCommand
                 new CreatedAuthors(SuiteRun.Command, runId),
                 () => interruption.Requested ? $"the run was interrupted ({interruption.Reason})" : null,
                 session.Problem);
-            SuiteRun.Current = suite;
+            SuiteRun.Begin(suite);
             var run = new BenchmarkRun
             {
                 Id = runId,

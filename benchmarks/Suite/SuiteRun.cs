@@ -19,8 +19,22 @@ public sealed class SuiteRun(
     private readonly ConcurrentDictionary<string, bool> _verified = new();
     private InProcessOperations? _domain;
 
-    public static SuiteRun Current { get; set; } =
+    private static readonly SuiteRun NotStarted =
         new(new ClientOptions(), null, new CreatedAuthors(Command, "none"), () => "the suite runs only from the benchmark command", _ => null);
+
+    private static SuiteRun? _current;
+
+    /// <summary>The process's run, set once by <see cref="Begin"/>; before it, one whose every cell says it is not measured.</summary>
+    public static SuiteRun Current => _current ?? NotStarted;
+
+    /// <summary>Makes <paramref name="run"/> the process's one run: the benchmark command's, before BenchmarkDotNet starts.</summary>
+    public static void Begin(SuiteRun run)
+    {
+        if (Interlocked.CompareExchange(ref _current, run, null) is not null)
+        {
+            throw new InvalidOperationException("This process has begun its suite run already: the benchmark command runs one.");
+        }
+    }
 
     public ClientOptions ClientOptions { get; } = clientOptions;
 

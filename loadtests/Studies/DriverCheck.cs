@@ -1,4 +1,5 @@
 using System.Net;
+using ProtocolBench.Lab.Stacks;
 
 namespace ProtocolBench.LoadTests.Studies;
 
@@ -44,8 +45,7 @@ public sealed class DriverCheck(
 
     private async Task<LatencyComparison> RestLatencyAsync(Scenario scenario, LiveProgress progress, CancellationToken stop)
     {
-        var a = services.Addresses;
-        var url = $"http://{a.Host}:{a.RestHttp}/api/authors/search?phrase={Uri.EscapeDataString(scenario.Phrase!)}";
+        var url = await RestUrlAsync(scenario);
         var perWorker = (options.CheckRate / RateClients).ToString("0.###", CultureInfo.InvariantCulture);
         var seconds = options.Duration.TotalSeconds.ToString("0", CultureInfo.InvariantCulture);
         string[] command = ["hey", "-z", $"{seconds}s", "-c", $"{RateClients}", "-q", perWorker, "-t", "10", url];
@@ -56,14 +56,13 @@ public sealed class DriverCheck(
 
     private async Task<LatencyComparison> GrpcLatencyAsync(Scenario scenario, LiveProgress progress, CancellationToken stop)
     {
-        var a = services.Addresses;
-        var url = $"http://{a.Host}:{a.GrpcHttp}/protocolbench.v1.Authors/Search";
+        var (url, message) = await GrpcCallAsync(scenario);
         if (Which("h2load") is null)
         {
             return SkippedLatency("gRPC h2c", "h2load", "h2load is not installed: sudo apt-get install nghttp2-client");
         }
 
-        var (body, problem) = await PrepareGrpcBodyAsync(scenario, url, stop);
+        var (body, problem) = await PrepareGrpcBodyAsync(scenario, url, message, stop);
         if (problem is not null)
         {
             return SkippedLatency("gRPC h2c", "h2load", $"the prepared request does not work: {problem}");
@@ -117,8 +116,7 @@ public sealed class DriverCheck(
 
     private async Task<DriverComparison> RestAsync(Scenario scenario, LiveProgress progress, CancellationToken stop)
     {
-        var a = services.Addresses;
-        var url = $"http://{a.Host}:{a.RestHttp}/api/authors/search?phrase={Uri.EscapeDataString(scenario.Phrase!)}";
+        var url = await RestUrlAsync(scenario);
         var users = options.CheckUsers;
         var seconds = options.Duration.TotalSeconds.ToString("0", CultureInfo.InvariantCulture);
         string[] command = ["wrk", "-t1", $"-c{users}", $"-d{seconds}s", "--latency", url];
@@ -132,8 +130,7 @@ public sealed class DriverCheck(
 
     private async Task<DriverComparison> GrpcAsync(Scenario scenario, LiveProgress progress, CancellationToken stop)
     {
-        var a = services.Addresses;
-        var url = $"http://{a.Host}:{a.GrpcHttp}/protocolbench.v1.Authors/Search";
+        var (url, message) = await GrpcCallAsync(scenario);
         var users = options.CheckUsers;
         var connections = pool.Connections(Protocol.Grpc, Transport.Http, users);
         var streams = (users + connections - 1) / connections;
@@ -142,7 +139,7 @@ public sealed class DriverCheck(
             return Skipped("gRPC h2c", "h2load", users, connections, "h2load is not installed: sudo apt-get install nghttp2-client");
         }
 
-        var (body, problem) = await PrepareGrpcBodyAsync(scenario, url, stop);
+        var (body, problem) = await PrepareGrpcBodyAsync(scenario, url, message, stop);
         if (problem is not null)
         {
             return Skipped("gRPC h2c", "h2load", users, connections, $"the prepared request does not work: {problem}");
@@ -232,11 +229,29 @@ public sealed class DriverCheck(
         return await stdout + "\n" + await stderr;
     }
 
+    /// <summary>The scenario's REST address with its query, from the call this project's client sends (the operation's description).</summary>
+    private async Task<string> RestUrlAsync(Scenario scenario)
+    {
+        var call = await RecordedAsync(scenario, Protocol.Rest);
+        return $"http://{services.Addresses.Host}:{services.Addresses.RestHttp}/{call.Path}";
+    }
+
+    /// <summary>The scenario's gRPC method address and request message, from the call this project's client sends.</summary>
+    private async Task<(string Url, byte[] Message)> GrpcCallAsync(Scenario scenario)
+    {
+        var call = await RecordedAsync(scenario, Protocol.Grpc);
+        return ($"http://{services.Addresses.Host}:{services.Addresses.GrpcHttp}{call.Path}", call.Body!);
+    }
+
+    private static async Task<PortableCall> RecordedAsync(Scenario scenario, Protocol protocol) =>
+        await PortableScenario.RecordAsync(scenario, protocol, marker: "")
+        ?? throw new InvalidOperationException($"{scenario.Name} over {protocol} is not one request and one answer: the driver check needs one.");
+
     /// <summary>The search's request as h2load sends it, written to the results folder and sent once to check it works; the problem, or null.</summary>
-    private async Task<(string Path, string? Problem)> PrepareGrpcBodyAsync(Scenario scenario, string url, CancellationToken stop)
+    private async Task<(string Path, string? Problem)> PrepareGrpcBodyAsync(Scenario scenario, string url, byte[] message, CancellationToken stop)
     {
         var body = results.File("grpc-search-request.bin");
-        await File.WriteAllBytesAsync(body, GrpcFrame.Of(new V1.SearchAuthorsRequest { Phrase = scenario.Phrase }), stop);
+        await File.WriteAllBytesAsync(body, GrpcFrame.Of(message), stop);
         return (body, await VerifyGrpcBodyAsync(url, body, scenario.Rows!.Value, stop));
     }
 

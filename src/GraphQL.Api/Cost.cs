@@ -82,14 +82,3 @@ internal static class Cost
     private static bool IsIntrospectionOnly(GraphQLOperationDefinition operation) =>
         operation.SelectionSet.Selections.All(s => s is GraphQLField f && (f.Name.Value == "__schema" || f.Name.Value == "__type" || f.Name.Value == "__typename"));
 }
-
-internal sealed record CostReport(double Complexity, int Depth)
-{
-    public Dictionary<string, object?> ToExtension() => new()
-    {
-        ["complexity"] = Complexity,
-        ["maxComplexity"] = Cost.MaxComplexity,
-        ["depth"] = Depth,
-        ["maxDepth"] = Limits.GraphQLMaxDepth,
-    };
-}

@@ -15,12 +15,3 @@ internal sealed class QueriesOnlyRule : ValidationRuleBase
         return default;
     }
 }
-
-internal sealed class QueriesOnlyError : ValidationError
-{
-    public QueriesOnlyError(GraphQLParser.ROM source, GraphQLOperationDefinition operation)
-        : base(source, null, $"A {operation.Operation.ToString().ToLowerInvariant()} cannot be sent over GET; use POST.", operation)
-    {
-        Code = "METHOD_NOT_ALLOWED";
-    }
-}

@@ -1,6 +1,5 @@
 using System.Text;
 using Microsoft.AspNetCore.Mvc.Formatters;
-using Microsoft.AspNetCore.Mvc.ModelBinding.Metadata;
 using ProtocolBench.Rest.Api.Budget;
 using ProtocolBench.Shared.Hosting.Operations;
 
@@ -73,51 +72,5 @@ public static class RestApiExtensions
         app.MapOpenApi();
         app.MapServiceHealth();
         return app;
-    }
-}
-
-/// <summary>Maps the domain's typed errors to ProblemDetails: 400 INVALID_ARGUMENT, 404 NOT_FOUND, 503 UNAVAILABLE.</summary>
-internal sealed class DomainExceptionFilter : Microsoft.AspNetCore.Mvc.Filters.IExceptionFilter
-{
-    public void OnException(Microsoft.AspNetCore.Mvc.Filters.ExceptionContext context)
-    {
-        if (context.Exception.ToClientError() is not { } error)
-        {
-            return;
-        }
-
-        var problem = ProblemOf(error);
-        context.Result = new ObjectResult(problem) { StatusCode = problem.Status, ContentTypes = { "application/problem+json" } };
-        context.ExceptionHandled = true;
-    }
-
-    public static ProblemDetails ProblemOf(DomainException error) => new()
-    {
-        Status = error.Code switch
-        {
-            ErrorCode.InvalidArgument => StatusCodes.Status400BadRequest,
-            ErrorCode.NotFound => StatusCodes.Status404NotFound,
-            _ => StatusCodes.Status503ServiceUnavailable,
-        },
-        Title = error.Code switch
-        {
-            ErrorCode.InvalidArgument => "Invalid argument",
-            ErrorCode.NotFound => "Not found",
-            _ => "Service unavailable",
-        },
-        Detail = error.Message,
-        Extensions = { ["code"] = error.WireCode, ["field"] = error.Field },
-    };
-}
-
-/// <summary>Query-string text reaches the domain as sent: empty or white space is not turned into null.</summary>
-internal sealed class TextAsSent : IDisplayMetadataProvider
-{
-    public void CreateDisplayMetadata(DisplayMetadataProviderContext context)
-    {
-        if (context.Key.ModelType == typeof(string))
-        {
-            context.DisplayMetadata.ConvertEmptyStringToNull = false;
-        }
     }
 }

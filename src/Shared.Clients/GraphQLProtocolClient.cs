@@ -1,6 +1,5 @@
 using System.Net.Http.Headers;
 using System.Text.Json;
-using System.Text.Json.Serialization;
 using System.Text.Json.Serialization.Metadata;
 
 namespace ProtocolBench.Shared.Clients;
@@ -85,45 +84,3 @@ public sealed class GraphQLProtocolClient : ProtocolClient
     private static ProtocolClientException Empty(string field) =>
         new("EMPTY_RESPONSE", $"The service returned no value for {field} and no error.", "GraphQL EMPTY_RESPONSE");
 }
-
-/// <summary>A GraphQL response of any operation, as the client checks it: the root field's value, or the errors.</summary>
-internal interface IGraphQLResponse
-{
-    object? Value { get; }
-
-    IReadOnlyList<GraphQLError>? Errors { get; }
-}
-
-/// <summary>A response whose root field holds a <typeparamref name="T"/> (a number or a flag as nullable: null beside errors).</summary>
-internal sealed record GraphQLResponse<T>(GraphQLField<T>? Data, IReadOnlyList<GraphQLError>? Errors) : IGraphQLResponse
-{
-    public object? Value => Data is null ? null : Data.Value;
-}
-
-internal sealed record GraphQLError(string? Message, GraphQLErrorExtensions? Extensions);
-
-internal sealed record GraphQLErrorExtensions(string? Code, string? Field);
-
-/// <summary>
-/// <c>data</c>: the one root field asked for, named for each operation when it is read (<see cref="GraphQLDocument"/>
-/// renames <see cref="Value"/> to the field), so that data are read as they arrive, like any typed answer.
-/// </summary>
-internal sealed record GraphQLField<T>(T? Value);
-
-/// <summary>The request: the variables left out are not in the dictionary, and a request without any has no <c>variables</c>.</summary>
-internal sealed record GraphQLRequest(string Query, Dictionary<string, object>? Variables);
-
-[JsonSourceGenerationOptions(JsonSerializerDefaults.Web, DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull)]
-[JsonSerializable(typeof(GraphQLRequest))]
-[JsonSerializable(typeof(string))]
-[JsonSerializable(typeof(int))]
-[JsonSerializable(typeof(GraphQLResponse<string>))]
-[JsonSerializable(typeof(GraphQLResponse<int?>))]
-[JsonSerializable(typeof(GraphQLResponse<int[]>))]
-[JsonSerializable(typeof(GraphQLResponse<bool?>))]
-[JsonSerializable(typeof(GraphQLResponse<FilePayload>))]
-[JsonSerializable(typeof(GraphQLResponse<AuthorDto>))]
-[JsonSerializable(typeof(GraphQLResponse<IReadOnlyList<AuthorDto>>))]
-[JsonSerializable(typeof(GraphQLResponse<ShapeDto>))]
-[JsonSerializable(typeof(GraphQLResponse<IReadOnlyList<ShapeDto>>))]
-internal sealed partial class GraphQLJsonContext : JsonSerializerContext;

@@ -1,6 +1,5 @@
 using System.Net.Http.Json;
 using System.Text.Json;
-using System.Text.Json.Serialization;
 
 namespace ProtocolBench.Shared.Clients;
 
@@ -115,22 +114,3 @@ public sealed class RestProtocolClient : ProtocolClient
         throw new ProtocolClientException(code, message, $"HTTP {status}");
     }
 }
-
-public sealed record RestProblem(string? Title, int? Status, string? Detail, string? Code, string? Field);
-
-[JsonSourceGenerationOptions(JsonSerializerDefaults.Web)]
-[JsonSerializable(typeof(string))]
-[JsonSerializable(typeof(int))]
-[JsonSerializable(typeof(int[]))]
-[JsonSerializable(typeof(OneProperty<string>))]
-[JsonSerializable(typeof(OneProperty<int>))]
-[JsonSerializable(typeof(OneProperty<int[]>))]
-[JsonSerializable(typeof(FilePayload))]
-[JsonSerializable(typeof(AuthorDto))]
-[JsonSerializable(typeof(IReadOnlyList<AuthorDto>))]
-[JsonSerializable(typeof(ShapeDto))]
-[JsonSerializable(typeof(IReadOnlyList<ShapeDto>))]
-[JsonSerializable(typeof(RestProblem))]
-[JsonSerializable(typeof(Dictionary<string, object?>))]
-[JsonSerializable(typeof(object?[]))]
-internal sealed partial class RestJsonContext : JsonSerializerContext;

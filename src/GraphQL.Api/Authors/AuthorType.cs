@@ -15,15 +15,3 @@ public sealed class AuthorType : ObjectGraphType<AuthorDto>
             .WithComplexityImpact(fieldImpact: 1, childImpactMultiplier: Cost.BooksPerAuthor);
     }
 }
-
-public sealed class BookType : ObjectGraphType<BookDto>
-{
-    public BookType()
-    {
-        Name = "Book";
-        Field(b => b.Id);
-        Field(b => b.AuthorId);
-        Field(b => b.Title);
-        Field(b => b.Year);
-    }
-}

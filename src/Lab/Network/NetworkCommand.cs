@@ -51,6 +51,3 @@ internal static class NetworkCommand
             .Select(directory => Path.Combine(directory, name))
             .FirstOrDefault(File.Exists);
 }
-
-/// <summary>A command of iproute2 or iptables failed; the message is the command and what it printed.</summary>
-public sealed class NetworkCommandException(string message) : Exception(message);

@@ -10,14 +10,3 @@ public sealed class Author
 
     public List<Book> Books { get; set; } = [];
 }
-
-public sealed class Book
-{
-    public int Id { get; set; }
-
-    public int AuthorId { get; set; }
-
-    public required string Title { get; set; }
-
-    public int Year { get; set; }
-}

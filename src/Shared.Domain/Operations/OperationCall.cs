@@ -48,15 +48,3 @@ public class OperationCall
 
     public override string ToString() => $"{Operation.Name}({string.Join(", ", Values.Select(v => v ?? "null"))})";
 }
-
-/// <summary>A call whose answer is a <typeparamref name="TResult"/>.</summary>
-public sealed class OperationCall<TResult> : OperationCall
-{
-    internal OperationCall(Operation<TResult> operation, object?[] values)
-        : base(operation, values)
-    {
-        Operation = operation;
-    }
-
-    public new Operation<TResult> Operation { get; }
-}

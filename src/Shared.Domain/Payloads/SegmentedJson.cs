@@ -1,6 +1,5 @@
 using System.Text;
 using System.Text.Json;
-using System.Text.Json.Serialization;
 
 namespace ProtocolBench.Shared.Domain.Payloads;
 
@@ -68,12 +67,4 @@ public static class SegmentedJson
             writer.WriteBase64StringSegment(bytes.Slice(start, length), isFinalSegment: start + length == bytes.Length);
         }
     }
-}
-
-/// <summary>A string property written by <see cref="SegmentedJson.WriteText"/>.</summary>
-public sealed class SegmentedTextConverter : JsonConverter<string>
-{
-    public override string? Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options) => reader.GetString();
-
-    public override void Write(Utf8JsonWriter writer, string value, JsonSerializerOptions options) => SegmentedJson.WriteText(writer, value);
 }

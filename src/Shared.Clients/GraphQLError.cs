@@ -1,0 +1,3 @@
+namespace ProtocolBench.Shared.Clients;
+
+internal sealed record GraphQLError(string? Message, GraphQLErrorExtensions? Extensions);

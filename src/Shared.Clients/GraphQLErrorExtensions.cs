@@ -1,0 +1,3 @@
+namespace ProtocolBench.Shared.Clients;
+
+internal sealed record GraphQLErrorExtensions(string? Code, string? Field);

@@ -1,0 +1,7 @@
+namespace ProtocolBench.Shared.Clients;
+
+public enum Transport
+{
+    Http,
+    Https,
+}

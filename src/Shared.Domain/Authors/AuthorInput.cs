@@ -1,0 +1,3 @@
+namespace ProtocolBench.Shared.Domain.Authors;
+
+public sealed record AuthorInput(string? Name, string? Country);

@@ -1,0 +1,3 @@
+namespace ProtocolBench.Shared.Domain.Authors;
+
+public sealed record BookDto(int Id, int AuthorId, string Title, int Year);
