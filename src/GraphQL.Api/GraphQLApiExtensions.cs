@@ -45,11 +45,9 @@ public static class GraphQLApiExtensions
 
     public static WebApplication MapGraphQLApi(this WebApplication app)
     {
-        app.UseServiceDefaults();
         var endpoint = app.Services.GetRequiredService<GraphQLEndpoint>();
         app.MapPost(GraphQLEndpoint.Path, (RequestDelegate)endpoint.PostAsync);
         app.MapGet(GraphQLEndpoint.Path, (RequestDelegate)endpoint.GetAsync);
-        app.MapServiceHealth();
         return app;
     }
 }

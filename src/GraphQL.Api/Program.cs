@@ -12,5 +12,11 @@ builder.AddPayloadFiles();
 builder.AddGraphQLApi();
 
 var app = builder.Build();
+app.UseExceptionHandler();
+app.UseResponseCompressionWhenEnabled();
+app.UseMalformedRequestAnswers();
+app.UseRequestTimeouts();
+app.UseResponseBudget();
 app.MapGraphQLApi();
+app.MapServiceHealth();
 return await app.RunServiceAsync("GraphQL.Api");

@@ -4,6 +4,7 @@ using Grpc.AspNetCore.Server.Model;
 using Grpc.Net.Compression;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using ProtocolBench.Grpc.Service.Budget;
+using ProtocolBench.Grpc.Service.Operations;
 using ProtocolBench.Grpc.Service.Services;
 using ProtocolBench.Shared.Hosting.Operations;
 
@@ -75,8 +76,6 @@ public static class GrpcApiExtensions
 
     public static WebApplication MapGrpcApi(this WebApplication app)
     {
-        app.UseGrpcServiceDefaults();
-        app.Use(ClientResetReader.Install);
         app.MapGrpcService<PayloadsService>();
         app.MapGrpcService<AuthorsService>();
         app.MapGrpcService<ShapesService>();
@@ -84,8 +83,6 @@ public static class GrpcApiExtensions
         // Reflection in every environment, not only Development: it is how grpcurl and other reflection clients
         // discover the services without a copy of the .proto.
         app.MapGrpcReflectionService();
-        // Plain HTTP GET /healthz as well (h2c on the HTTP port, h2 or http/1.1 on HTTPS): the launcher probes it.
-        app.MapServiceHealth();
         return app;
     }
 

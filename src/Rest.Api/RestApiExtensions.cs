@@ -1,6 +1,7 @@
 using System.Text;
 using Microsoft.AspNetCore.Mvc.Formatters;
 using ProtocolBench.Rest.Api.Budget;
+using ProtocolBench.Rest.Api.Operations;
 using ProtocolBench.Shared.Hosting.Operations;
 
 namespace ProtocolBench.Rest.Api;
@@ -50,27 +51,11 @@ public static class RestApiExtensions
         return builder;
     }
 
+    /// <summary>The controllers and the OpenAPI document.</summary>
     public static WebApplication MapRestApi(this WebApplication app)
     {
-        app.UseServiceDefaults();
-        // QueryStrings' two rules before MVC binds anything; a query string that is not UTF-8 reads like any invalid argument.
-        app.Use(async (context, next) =>
-        {
-            if (QueryStrings.NotUtf8(context.Request) is { } error)
-            {
-                var problem = DomainExceptionFilter.ProblemOf(error);
-                context.Response.StatusCode = problem.Status!.Value;
-                await context.Response.WriteAsJsonAsync(problem, options: null, contentType: "application/problem+json");
-                return;
-            }
-
-            QueryStrings.TakeLastValues(context.Request);
-            await next(context);
-        });
-        app.UseStatusCodePages();
         app.MapControllers();
         app.MapOpenApi();
-        app.MapServiceHealth();
         return app;
     }
 }

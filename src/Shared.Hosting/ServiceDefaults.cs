@@ -8,7 +8,6 @@ using Microsoft.AspNetCore.Http.Timeouts;
 using Microsoft.AspNetCore.ResponseCompression;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.AspNetCore.Server.Kestrel.Transport.Sockets;
-using ProtocolBench.Shared.Hosting.Answers;
 using ProtocolBench.Shared.Hosting.Budget;
 using ProtocolBench.Shared.Hosting.Operations;
 
@@ -101,37 +100,17 @@ public static class ServiceDefaults
         TimeSpan.FromSeconds(configuration.GetValue("Requests:TimeoutSeconds", 30));
 
     /// <summary>
-    /// Middleware every service runs first, in this order: the exception handler (no developer exception page in any
-    /// environment: a client never sees a stack trace), response compression when enabled, 4xx for malformed framing, the
-    /// server-side request timeout and the response budget. gRPC runs its variant, <see cref="UseGrpcServiceDefaults"/>.
+    /// Response compression, when the service runs with it (Compression:Enabled; the commands' --compression): right after
+    /// the exception handler, so that everything after it writes through it (the budget counts the uncompressed size).
+    /// gRPC compresses each message itself (grpc-encoding) and does not use it.
     /// </summary>
-    public static WebApplication UseServiceDefaults(this WebApplication app)
+    public static WebApplication UseResponseCompressionWhenEnabled(this WebApplication app)
     {
-        app.UseExceptionHandler();
         if (CompressionOptions.IsEnabled(app.Configuration))
         {
-            // Outermost but for the exception handler, so that everything after it (the budget counts the uncompressed
-            // size) writes through it.
             app.UseResponseCompression();
         }
 
-        app.UseMalformedRequestAnswers();
-        app.UseRequestTimeouts();
-        app.UseResponseBudget();
-        return app;
-    }
-
-    /// <summary>
-    /// gRPC's variant of <see cref="UseServiceDefaults"/>: the response budget, and the shared files' bytes sent after a
-    /// unary reply that holds them by reference (<see cref="SplicedAnswersMiddleware"/>). grpc-dotnet answers every failure,
-    /// a malformed message too, with a status in the trailers, never an HTTP error page or a problem body; it compresses
-    /// each message itself (grpc-encoding, Compression:Enabled); and a call is bounded by its deadline
-    /// (Grpc:MaxCallDuration), where the request timeout would also cut its server streams.
-    /// </summary>
-    public static WebApplication UseGrpcServiceDefaults(this WebApplication app)
-    {
-        app.UseResponseBudget();
-        app.UseSplicedAnswers();
         return app;
     }
 

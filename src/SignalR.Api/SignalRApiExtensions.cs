@@ -1,6 +1,7 @@
 using Microsoft.AspNetCore.Http.Connections;
 using ProtocolBench.Shared.Hosting.Operations;
 using ProtocolBench.SignalR.Api.Budget;
+using ProtocolBench.SignalR.Api.Operations;
 
 namespace ProtocolBench.SignalR.Api;
 
@@ -57,10 +58,6 @@ public static class SignalRApiExtensions
 
     public static WebApplication MapSignalRApi(this WebApplication app)
     {
-        app.UseServiceDefaults();
-        app.UseWebSockets();
-        // A WebSocket message ends only where a hub message does, however the hub's pipe was flushed.
-        app.Use(WholeHubMessages.Wrap);
         // WebSockets only, and no negotiate round trip: the client connects straight to ws(s)://host:port/hub. The socket
         // lives as long as the client keeps it, so the per-request timeout does not apply to it; every invocation is
         // bounded instead by the client's timeout and the database's command timeout.
@@ -70,7 +67,6 @@ public static class SignalRApiExtensions
                 o.TransportSendTimeout = SendTimeout;
             })
             .DisableRequestTimeout();
-        app.MapServiceHealth();
         return app;
     }
 }

@@ -1,3 +1,4 @@
+using ProtocolBench.Shared.Hosting.Operations;
 
 namespace ProtocolBench.Integration.Tests;
 
@@ -35,6 +36,21 @@ public sealed class OperationBindingTests
         var expected = Operation.All.Where(Offered[spec.Protocol]).Select(o => o.Name).ToHashSet();
         Assert.True(expected.SetEquals(bound),
             $"{service} binds {string.Join(", ", bound.Order())}; expected {string.Join(", ", expected.Order())}");
+    }
+
+    /// <summary>
+    /// The start-up check itself refuses an operation whose description places it on the protocol and that no endpoint
+    /// binds (here REST's bindings without Int32 max), and names it; with the binding there is nothing to refuse.
+    /// </summary>
+    [Fact]
+    public void AnOperationDescribedOnAProtocolAndBoundByNoEndpointStopsTheService()
+    {
+        static OperationBinding Bound(Operation o) => new(o.Name, o, [.. o.Parameters.Select(p => p.Name)], o.Rest!, o.Rest);
+        var bindings = Operation.All.Where(o => o.Rest is not null && o != Operation.GetIntMax).Select(Bound).ToList();
+
+        var unbound = Assert.Single(ServedOperations.Unbound(bindings, o => o.Rest));
+        Assert.StartsWith("Operation.GetIntMax is described at 'GET api/payloads/int-max' on this protocol, and no endpoint is bound to it", unbound);
+        Assert.Empty(ServedOperations.Unbound([.. bindings, Bound(Operation.GetIntMax)], o => o.Rest));
     }
 
     [Fact]

@@ -1,4 +1,5 @@
 using ProtocolBench.Shared.Domain.Authors;
+using ProtocolBench.SignalR.Api.Operations;
 
 namespace ProtocolBench.SignalR.Api.Budget;
 

@@ -1,6 +1,6 @@
 using ProtocolBench.Shared.Hosting.Operations;
 
-namespace ProtocolBench.GraphQL.Api.Budget;
+namespace ProtocolBench.GraphQL.Api.Operations;
 
 /// <summary>Every root field of the schema, bound by its metadata (<see cref="FieldOperations.Answers"/>).</summary>
 internal sealed class GraphQLOperationBindings(ISchema schema) : IOperationBindings
@@ -15,4 +15,6 @@ internal sealed class GraphQLOperationBindings(ISchema schema) : IOperationBindi
             field.Arguments?.Select(a => a.Name).ToList() ?? [],
             $"{(root == schema.Query ? "query" : "mutation")} {field.Name}",
             operation?.GraphQL);
+
+    public string? Described(Operation operation) => operation.GraphQL;
 }

@@ -2,7 +2,7 @@ using System.Collections.Frozen;
 using System.Reflection;
 using ProtocolBench.Shared.Hosting.Operations;
 
-namespace ProtocolBench.SignalR.Api.Budget;
+namespace ProtocolBench.SignalR.Api.Operations;
 
 /// <summary>Every hub method of <see cref="LibraryHub"/>, bound by its <see cref="OperationAttribute"/>, read once.</summary>
 internal sealed class HubOperationBindings : IOperationBindings
@@ -22,7 +22,9 @@ internal sealed class HubOperationBindings : IOperationBindings
             ByName[m.Name].Operation,
             m.GetParameters().Where(p => p.ParameterType != typeof(CancellationToken)).Select(p => p.Name!).ToList(),
             m.Name,
-            ByName[m.Name].Operation is { OnHub: true } operation ? operation.Name : null));
+            ByName[m.Name].Operation is { } operation ? Described(operation) : null));
+
+    public string? Described(Operation operation) => operation.OnHub ? operation.Name : null;
 
     /// <summary>The operation an invocation calls, null for a method the hub does not have (SignalR refuses it).</summary>
     public static Operation? OperationOf(HubInvocationContext invocation) =>

@@ -1,6 +1,6 @@
 using GraphQL.Builders;
 
-namespace ProtocolBench.GraphQL.Api.Budget;
+namespace ProtocolBench.GraphQL.Api.Operations;
 
 /// <summary>A root field's <see cref="Operation"/>, kept in the field's metadata as its complexity is.</summary>
 internal static class FieldOperations

@@ -5,7 +5,7 @@ using Microsoft.AspNetCore.Mvc.ActionConstraints;
 using Microsoft.AspNetCore.Mvc.Controllers;
 using ProtocolBench.Shared.Hosting.Operations;
 
-namespace ProtocolBench.Rest.Api.Budget;
+namespace ProtocolBench.Rest.Api.Operations;
 
 /// <summary>
 /// Every controller action the service maps, bound by its <see cref="OperationAttribute"/>: at its verb and route
@@ -30,6 +30,8 @@ internal sealed partial class RestOperationBindings : IOperationBindings
                     $"{verb} {route}",
                     operation?.Rest);
             });
+
+    public string? Described(Operation operation) => operation.Rest;
 
     private static IEnumerable<string> Names(Microsoft.AspNetCore.Mvc.Abstractions.ParameterDescriptor parameter) =>
         parameter.ParameterType.IsClass && parameter.ParameterType != typeof(string)

@@ -1,7 +1,7 @@
 using Grpc.AspNetCore.Server;
 using ProtocolBench.Shared.Hosting.Operations;
 
-namespace ProtocolBench.Grpc.Service.Budget;
+namespace ProtocolBench.Grpc.Service.Operations;
 
 /// <summary>Every method of the project's gRPC services (not health or reflection), bound by its <see cref="OperationAttribute"/>.</summary>
 internal sealed class GrpcOperationBindings : IOperationBindings
@@ -18,4 +18,6 @@ internal sealed class GrpcOperationBindings : IOperationBindings
             descriptor.InputType.Fields.InDeclarationOrder().Select(f => f.Name).ToList(),
             $"{descriptor.Service.Name}/{descriptor.Name}",
             operation?.Grpc);
+
+    public string? Described(Operation operation) => operation.Grpc;
 }
