@@ -19,7 +19,8 @@ public static class ServedOperations
         var endpoints = ((IEndpointRouteBuilder)app).DataSources.SelectMany(d => d.Endpoints);
         var served = app.Services.GetRequiredService<IOperationBindings>();
         var bindings = served.Read(endpoints).ToList();
-        var problems = bindings.Select(b => b.Problem).OfType<string>().Concat(Unbound(bindings, served.Described)).ToList();
+        var unbound = Unbound(bindings, served.Described).ToList();
+        var problems = bindings.Select(b => b.Problem).OfType<string>().Concat(unbound).ToList();
         if (Environment.GetCommandLineArgs().Contains(ListOption))
         {
             foreach (var binding in bindings)
@@ -27,9 +28,9 @@ public static class ServedOperations
                 await Console.Out.WriteLineAsync($"{binding.Endpoint}\t{binding.Operation?.ToString() ?? "-"}\t{binding.Problem ?? "ok"}");
             }
 
-            foreach (var unbound in Unbound(bindings, served.Described))
+            foreach (var problem in unbound)
             {
-                await Console.Out.WriteLineAsync($"-\t-\t{unbound}");
+                await Console.Out.WriteLineAsync($"-\t-\t{problem}");
             }
 
             return problems.Count == 0 ? 0 : 1;
