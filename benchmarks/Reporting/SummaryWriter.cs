@@ -15,6 +15,7 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
     /// <summary>The sections in their order; one without its table or chart (the floors were filtered out) is left out.</summary>
     private IEnumerable<SummarySection> Contents(RankingSection ranking, VerdictSection verdicts) =>
     [
+        ChartSections.Matrix(results),
         new EnvironmentSection(results, run).Section(),
         ranking.Section(),
         new UndecidedSection(results).Section(),
@@ -60,16 +61,16 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
             report.Lead(line);
         }
 
-        foreach (var (title, intro, table, svg) in Contents(ranking, verdicts).Where(s => !s.IsEmpty))
+        foreach (var section in Contents(ranking, verdicts).Where(s => !s.IsEmpty))
         {
-            report.Section(title).Note(intro);
-            if (table is not null)
+            report.Section(section.Title).Note(section.Intro);
+            if (section.Table is not null)
             {
-                report.Add(table);
+                report.Add(section.Table);
             }
             else
             {
-                report.Figure(svg!, $"See [{HtmlFile}]({HtmlFile}).");
+                report.Figure(section.Svg!, section.Markdown ?? $"See [{HtmlFile}]({HtmlFile}).", section.NarrowSvg);
             }
         }
 
@@ -79,6 +80,7 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
             .Select(file => $"[{file}]({Uri.EscapeDataString(file).Replace("%2F", "/")})"));
         report.Write(directory, Path.GetFileNameWithoutExtension(MarkdownFile));
         File.WriteAllText(Path.Combine(directory, PairsCsv.FileName), PairsCsv.Of(results));
+        File.WriteAllText(Path.Combine(directory, MatrixChart.FileName), MatrixChart.Svg(results));
         return $"{rankings.ToText()}\n{headline}\n{string.Join("\n", pairsLines)}\n{stabilityLine}\n{verdictLine}\n";
     }
 

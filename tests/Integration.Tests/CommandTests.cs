@@ -221,8 +221,11 @@ public sealed partial class CommandTests : IDisposable
 
     /// <summary>
     /// The report as a reader sees it: a real run of two short rounds, its summary.html opened in headless Chromium at
-    /// 1,400 px. Every table and chart must render with content and fit the width (no horizontal scrolling), and the
-    /// page must log no error. The screenshot is kept with the test results (TestResults/summary-1400px.png).
+    /// 1,400 px and at 390 px (a phone). It opens with the matrix (also matrix.svg beside it, and in summary.md). At 1,400 px
+    /// every table and chart must render with content and fit the width; at 390 px the phone's matrix is shown instead of
+    /// the wide one, within the width, and tables too wide scroll inside themselves, not the page. No chart's text may run
+    /// past its frame and the page must log no error. The screenshots are kept with the test results
+    /// (TestResults/summary-1400px.png, summary-390px.png).
     /// </summary>
     [Fact]
     public async Task BenchmarkReportRendersInChromiumEveryTableAndChartWithinTheWidthAndNoError()
@@ -231,19 +234,37 @@ public sealed partial class CommandTests : IDisposable
         Assert.SkipWhen(chromium is null, "No Chromium found (install Debian's chromium, or set PROTOCOLBENCH_CHROMIUM); CI installs it.");
         await using var command = StartBenchmark(["--job", "short", "--rounds", "2", "--filter", "*int-max*", .. SearchEleven]);
         Assert.Equal(0, await command.ExitCodeAsync(TimeSpan.FromMinutes(6)));
+        var results = Path.Combine(_work, "results");
+        Assert.StartsWith("<svg", File.ReadAllText(Path.Combine(results, "matrix.svg")));
+        var firstSection = File.ReadLines(Path.Combine(results, "summary.md")).SkipWhile(l => !l.StartsWith("## ", StringComparison.Ordinal)).Take(5).ToList();
+        Assert.Equal("## The answer at a glance", firstSection[0]);
+        Assert.Contains("![The answer at a glance](matrix.svg)", firstSection);
 
-        var report = await Browser.OpenAsync(chromium!, Path.Combine(_work, "results", "summary.html"), width: 1400);
-        await report.ScreenshotAsync(Path.Combine(ProtocolBench.Shared.Domain.ProjectPaths.RootOrCurrent, "TestResults", "summary-1400px.png"));
-        var result = await report.InspectAsync();
-        await report.DisposeAsync();
+        foreach (var width in new[] { 1400, 390 })
+        {
+            var report = await Browser.OpenAsync(chromium!, Path.Combine(results, "summary.html"), width);
+            await report.ScreenshotAsync(Path.Combine(ProtocolBench.Shared.Domain.ProjectPaths.RootOrCurrent, "TestResults", $"summary-{width}px.png"));
+            var result = await report.InspectAsync();
+            await report.DisposeAsync();
 
-        Assert.Empty(result.Errors);
-        Assert.True(result.Tables.Count >= 7, $"expected every section's table, found {result.Tables.Count}");
-        Assert.All(result.Tables, t => Assert.True(t.Rows > 0 && t.Height > 0, $"table \"{t.Caption}\" is empty"));
-        Assert.All(result.Tables, t => Assert.True(t.Right <= 1400, $"table \"{t.Caption}\" ends at {t.Right:F0} px, past the 1,400 px window"));
-        Assert.True(result.Charts.Count >= 2, $"expected the ratio chart and the medians chart, found {result.Charts.Count}");
-        Assert.All(result.Charts, c => Assert.True(c.Marks > 0 && c.Width > 100 && c.Right <= 1400, $"chart \"{c.Caption}\": {c.Marks} marks, {c.Width:F0} px wide, ends at {c.Right:F0} px"));
-        Assert.True(result.ScrollWidth <= 1400, $"the page scrolls sideways: {result.ScrollWidth} px wide");
+            Assert.Empty(result.Errors);
+            Assert.True(result.Tables.Count >= 7, $"expected every section's table, found {result.Tables.Count}");
+            Assert.All(result.Tables, t => Assert.True(t.Rows > 0 && t.Height > 0 && t.Right <= width, $"table \"{t.Caption}\" at {width} px: {t.Rows} rows, ends at {t.Right:F0} px"));
+            if (width == 1400)
+            {
+                Assert.All(result.Tables, t => Assert.True(t.Hidden <= 0, $"table \"{t.Caption}\" is {t.Hidden} px wider than the 1,400 px window"));
+            }
+
+            var shown = result.Charts.Where(c => c.Shown).ToList();
+            Assert.True(shown.Count >= 3, $"expected the matrix, the ratio chart and the medians chart at {width} px, found {shown.Count}");
+            Assert.All(shown, c => Assert.True(c.Marks > 0 && c.Width > 100 && c.Right <= width && c.Hidden == 0,
+                $"chart \"{c.Text}\" at {width} px: {c.Marks} marks, {c.Width:F0} px wide, ends at {c.Right:F0} px, {c.Hidden} texts past its frame"));
+            var matrix = Assert.Single(shown, c => c.Text.StartsWith("Which protocol is faster", StringComparison.Ordinal));
+            Assert.Single(result.Charts, c => !c.Shown && c.Text == matrix.Text);
+            // The phone's matrix is drawn at its own width (about 380 px), not the wide one shrunk to a third.
+            Assert.True(width == 1400 ? matrix.Width > 800 : matrix.Width > 330, $"the matrix is {matrix.Width:F0} px wide at {width} px");
+            Assert.True(result.ScrollWidth <= width, $"the page scrolls sideways at {width} px: {result.ScrollWidth} px wide");
+        }
     }
 
     public void Dispose()

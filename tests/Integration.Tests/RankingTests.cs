@@ -89,6 +89,20 @@ public sealed class RankingTests
     }
 
     [Fact]
+    public void TheChainWithoutRatiosAndThePairsItDoesNotShow()
+    {
+        // One tier A ≈ B ≈ C with A and C undecided: the chain shows A ≈ B and B ≈ C, not A's claim against C.
+        var wide = new RatioInterval(1.06, 0.93, 1.21, 5, "test");
+        var ranking = Row([("A", 1.0), ("B", 1.03), ("C", 1.06), ("D", 2.0)],
+            new() { [("A", "B")] = Level, [("B", "C")] = Level, [("A", "C")] = wide, [("A", "D")] = Faster, [("B", "D")] = Faster, [("C", "D")] = Faster });
+
+        Assert.Equal("A ≈ B ≈ C › D", ranking.Chain(margins: false));
+        Assert.Equal("A ≈ B ≈ C › D 1.50× [1.30–1.70]", ranking.Chain(margins: true));
+        Assert.Equal("A ? C", Assert.Single(ranking.UndecidedApartInTier()) is var pair ? $"{pair.Faster} {pair.Symbol} {pair.Slower}" : "");
+        Assert.Null(ranking.NotApartNote);
+    }
+
+    [Fact]
     public void WithOneRoundThereIsNoRanking()
     {
         var ranking = Ranking.Of([("A", 1.0), ("B", 2.0)], (a, b) => RatioInterval.Paired([1.0], [2.0]));

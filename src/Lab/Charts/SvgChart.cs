@@ -1,4 +1,3 @@
-using System.Net;
 using System.Text;
 
 namespace ProtocolBench.Lab.Charts;
@@ -198,8 +197,10 @@ public static class SvgChart
     /// </summary>
     public static string Intervals(string title, IReadOnlyList<(string Name, string Colour)> legend, IReadOnlyList<IntervalRow> rows, double band)
     {
-        const int labelWidth = 330, plotWidth = 480, textWidth = 290, markHeight = 14, rowGap = 10, top = 70;
+        const int labelWidth = 330, plotWidth = 480, markHeight = 14, rowGap = 10, top = 70;
         var marks = rows.SelectMany(r => r.Marks).ToList();
+        // As wide as the longest mark's text at about 0.6 em a character, so that none runs past the edge.
+        var textWidth = (int)Math.Max(290, marks.Select(m => $"{m.Name} {m.Text}".Length * 12 * 0.6 + 16).DefaultIfEmpty(0).Max());
         var values = marks.SelectMany(m => new[] { m.Ratio, m.Low, m.High }).Where(v => double.IsFinite(v) && v > 0).ToList();
         // At most 0.2×–5×: a wider interval (two rounds) runs off the edge, and its text gives the numbers.
         var (min, max) = (
@@ -251,19 +252,11 @@ public static class SvgChart
         return End(svg);
     }
 
-    private static StringBuilder Begin(string title, int width = Width, int height = Height)
-    {
-        var svg = new StringBuilder();
-        svg.Append($"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" " +
-                   $"font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\" role=\"img\" aria-label=\"{Escape(title)}\">\n");
-        svg.Append($"<rect width=\"{width}\" height=\"{height}\" fill=\"white\"/>\n");
-        svg.Append($"<text x=\"{width / 2}\" y=\"24\" text-anchor=\"middle\" font-size=\"15\" font-weight=\"bold\">{Escape(title)}</text>\n");
-        return svg;
-    }
+    private static StringBuilder Begin(string title, int width = Width, int height = Height) => SvgText.Begin(title, width, height);
 
     private static string Opacity(bool pale) => pale ? "0.45" : "1";
 
-    private static string End(StringBuilder svg) => svg.Append("</svg>\n").ToString();
+    private static string End(StringBuilder svg) => SvgText.End(svg);
 
     private static void Grid(StringBuilder svg, IEnumerable<double> ticks, string label, Func<double, double> y)
     {
@@ -289,12 +282,11 @@ public static class SvgChart
         }
     }
 
-    private static void Text(StringBuilder svg, double x, double y, string text, string anchor) =>
-        svg.Append($"<text x=\"{F(x)}\" y=\"{F(y)}\" text-anchor=\"{anchor}\">{Escape(text)}</text>\n");
+    private static void Text(StringBuilder svg, double x, double y, string text, string anchor) => SvgText.Text(svg, x, y, text, anchor);
 
     private static string Dash(bool dashed) => dashed ? " stroke-dasharray=\"6 4\"" : "";
 
-    private static string F(double v) => v.ToString("0.#", CultureInfo.InvariantCulture);
+    private static string F(double v) => SvgText.F(v);
 
-    private static string Escape(string text) => WebUtility.HtmlEncode(text);
+    private static string Escape(string text) => SvgText.Escape(text);
 }

@@ -36,8 +36,11 @@ public sealed class Report(string title)
 
     public Report Add(Table table) => Add(new Block(BlockKind.Table, "", table));
 
-    /// <summary>A chart: inline SVG in the page; in the Markdown, <paramref name="markdown"/> (a link to the page or to the .svg file).</summary>
-    public Report Figure(string svg, string markdown) => Add(new Block(BlockKind.Figure, markdown, Svg: svg));
+    /// <summary>
+    /// A chart: inline SVG in the page; in the Markdown, <paramref name="markdown"/> (a link to the page or to the .svg file).
+    /// With <paramref name="narrow"/>, the page shows that one instead on a screen under 720 px (a phone).
+    /// </summary>
+    public Report Figure(string svg, string markdown, string? narrow = null) => Add(new Block(BlockKind.Figure, markdown, Svg: svg, NarrowSvg: narrow));
 
     public string ToMarkdown() => Render(html: false);
 
@@ -47,17 +50,21 @@ public sealed class Report(string title)
           <html lang="en">
           <head>
           <meta charset="utf-8">
+          <meta name="viewport" content="width=device-width, initial-scale=1">
           <title>{{WebUtility.HtmlEncode(Title)}}</title>
           <style>
           body { font-family: system-ui, -apple-system, sans-serif; margin: 2rem auto; max-width: 1320px; padding: 0 1rem; color: #222; }
           h1 { margin-bottom: .2rem; } h2 { margin-top: 2.2rem; border-bottom: 1px solid #ddd; padding-bottom: .2rem; }
-          table { border-collapse: collapse; font-size: 13px; margin: .6rem 0; }
+          table { border-collapse: collapse; font-size: 13px; margin: .6rem 0; display: block; max-width: 100%; overflow-x: auto; }
           th, td { border: 1px solid #ddd; padding: 3px 8px; text-align: right; }
           th { background: #f4f4f4; } td:first-child, th:first-child { text-align: left; }
           svg { max-width: 100%; height: auto; }
+          .figure .narrow { display: none; }
+          @media (max-width: 720px) { .figure .wide { display: none; } .figure .narrow { display: block; } }
           tbody tr:nth-child(even) { background: #fafafa; } strong { color: #0b5; }
           p.lead { font-size: 1.05rem; } .note { color: #555; font-size: 13px; }
           blockquote { border-left: 4px solid #e80; margin: .6rem 0; padding: .2rem .8rem; background: #fff8ee; }
+          li, p { overflow-wrap: anywhere; }
           pre { background: #f4f4f4; padding: .4rem .8rem; overflow-x: auto; }
           </style>
           </head>
@@ -123,8 +130,9 @@ public sealed class Report(string title)
                     md.Append(block.Table!.ToMarkdown());
                     break;
                 case BlockKind.Figure:
-                    // An HTML block ends at a blank line: the SVG's own blank lines would cut it short.
-                    md.AppendLine(html ? $"<div class=\"figure\">{block.Svg!.Replace("\r", "").Replace("\n\n", "\n")}</div>" : block.Text);
+                    md.AppendLine(!html ? block.Text
+                        : block.NarrowSvg is null ? $"<div class=\"figure\">{Inline(block.Svg!)}</div>"
+                        : $"<div class=\"figure\"><div class=\"wide\">{Inline(block.Svg!)}</div><div class=\"narrow\">{Inline(block.NarrowSvg)}</div></div>");
                     break;
             }
 
@@ -133,6 +141,9 @@ public sealed class Report(string title)
 
         return md.ToString();
     }
+
+    /// <summary>An SVG as part of one HTML block, which ends at a blank line: the SVG's own blank lines would cut it short.</summary>
+    private static string Inline(string svg) => svg.Replace("\r", "").Replace("\n\n", "\n");
 
     private enum BlockKind
     {
@@ -148,5 +159,5 @@ public sealed class Report(string title)
         Figure,
     }
 
-    private sealed record Block(BlockKind Kind, string Text, Table? Table = null, string? Svg = null, IReadOnlyList<string>? Items = null);
+    private sealed record Block(BlockKind Kind, string Text, Table? Table = null, string? Svg = null, IReadOnlyList<string>? Items = null, string? NarrowSvg = null);
 }

@@ -81,17 +81,37 @@ public sealed class Ranking
             return _times.Count < 2 ? Tiers.SelectMany(t => t).FirstOrDefault() ?? "" : Verdict.Untested;
         }
 
+        return NotApartNote is { } note ? $"{Chain(margins: true)} ({note})" : Chain(margins: true);
+    }
+
+    /// <summary>
+    /// The tiers in a line, best first: › between tiers (<paramref name="margins"/>: with each tier's ratio to the fastest), and
+    /// within a tier ≈ or the undecided pair's claim: "gRPC ≈ SignalR MessagePack › REST › GraphQL".
+    /// </summary>
+    public string Chain(bool margins)
+    {
         var fastest = Tiers[0][0];
-        var chain = string.Concat(Tiers.SelectMany((tier, t) => tier.Select((side, i) =>
+        return string.Concat(Tiers.SelectMany((tier, t) => tier.Select((side, i) =>
             (t, i) switch
             {
                 (0, 0) => side,
-                (_, 0) => $" › {side} {Pair(fastest, side).Margin}",
+                (_, 0) => margins ? $" › {side} {Pair(fastest, side).Margin}" : $" › {side}",
                 _ => $" {Joint(tier[i - 1], side)} {side}",
             })));
-        var notApart = NotApart().Select(p => $"{p.Faster} {p.Symbol} {p.Slower}").ToList();
-        return notApart.Count == 0 ? chain : $"{chain} (not apart: {string.Join(", ", notApart)})";
     }
+
+    /// <summary>The undecided pairs within a tier that are not neighbours in it: the chain shows no claim of theirs.</summary>
+    public IEnumerable<Verdict> UndecidedApartInTier() =>
+        from tier in Tiers
+        from i in Enumerable.Range(0, tier.Count)
+        from j in Enumerable.Range(i + 2, Math.Max(tier.Count - i - 2, 0))
+        let pair = Pair(tier[i], tier[j])
+        where pair.State == PairState.Undecided
+        select pair;
+
+    /// <summary>"not apart: B ≈ C, …" for the pairs the chain orders but that are not apart (<see cref="NotApart"/>); null when there are none.</summary>
+    public string? NotApartNote =>
+        NotApart().Select(p => $"{p.Faster} {p.Symbol} {p.Slower}").ToList() is { Count: > 0 } pairs ? $"not apart: {string.Join(", ", pairs)}" : null;
 
     /// <summary>The symbol between two neighbours of a tier, the one written first on the left (<see cref="Verdict.Symbol"/>).</summary>
     private string Joint(string left, string right) => Pair(left, right) is var pair && pair.Faster == left ? pair.Symbol : pair.MirroredSymbol;

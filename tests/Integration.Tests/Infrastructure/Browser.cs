@@ -53,13 +53,24 @@ public sealed class Browser : IAsyncDisposable
         var tables = new List<Element>();
         foreach (var table in await _page.Locator("table").AllAsync())
         {
-            tables.Add(await MeasureAsync(table, await table.Locator("tbody tr").CountAsync()));
+            tables.Add(await MeasureAsync(table, await table.Locator("tbody tr").CountAsync()) with
+            {
+                // A table wider than the page scrolls inside itself (the report's style): how much it holds beyond what it shows.
+                Hidden = await table.EvaluateAsync<int>("e => e.scrollWidth - e.clientWidth"),
+            });
         }
 
         var charts = new List<Element>();
         foreach (var chart in await _page.Locator("svg").AllAsync())
         {
-            charts.Add(await MeasureAsync(chart, await chart.Locator("rect, circle, line, path").CountAsync()));
+            charts.Add(await MeasureAsync(chart, await chart.Locator("rect, circle, line, path").CountAsync()) with
+            {
+                // Text the browser draws past the chart's own frame (its viewBox) is cut off: how many such texts.
+                Hidden = await chart.EvaluateAsync<int>(
+                    "s => { const v = s.viewBox.baseVal; return [...s.querySelectorAll('text')].filter(t => { const b = t.getBBox(); " +
+                    "return b.width > 0 && (b.x < v.x - 0.5 || b.y < v.y - 0.5 || b.x + b.width > v.x + v.width + 0.5 || b.y + b.height > v.y + v.height + 0.5); }).length; }"),
+                Text = await chart.EvaluateAsync<string>("s => s.getAttribute('aria-label') ?? ''"),
+            });
         }
 
         var scrollWidth = await _page.EvaluateAsync<int>("document.documentElement.scrollWidth");
@@ -74,13 +85,16 @@ public sealed class Browser : IAsyncDisposable
 
     private static async Task<Element> MeasureAsync(ILocator element, int content)
     {
+        // Null for an element not shown (display: none).
         var box = await element.BoundingBoxAsync();
         var caption = await element.EvaluateAsync<string>(
             "e => { let p = e.previousElementSibling; while (p && !/^H[1-3]$/.test(p.tagName)) p = p.previousElementSibling; return p ? p.textContent : ''; }");
-        return new Element(caption, box?.Width ?? 0, box?.Height ?? 0, (box?.X ?? 0) + (box?.Width ?? 0), content);
+        return new Element(caption, box?.Width ?? 0, box?.Height ?? 0, (box?.X ?? 0) + (box?.Width ?? 0), content, box is not null);
     }
 
-    public sealed record Element(string Caption, double Width, double Height, double Right, int Rows)
+    /// <param name="Hidden">A table's width beyond what it shows (it scrolls); a chart's texts drawn past its frame.</param>
+    /// <param name="Text">A chart's title.</param>
+    public sealed record Element(string Caption, double Width, double Height, double Right, int Rows, bool Shown, int Hidden = 0, string Text = "")
     {
         public int Marks => Rows;
     }

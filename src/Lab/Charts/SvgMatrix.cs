@@ -1,0 +1,220 @@
+using System.Text;
+using static ProtocolBench.Lab.Charts.SvgText;
+
+namespace ProtocolBench.Lab.Charts;
+
+/// <summary>
+/// A matrix at a glance: a row per case, a column per contender, each cell coloured by its ratio to its row's lowest on a
+/// log scale (pale at 1×, darkest from <see cref="Cap"/>× on) with its text and that ratio, the row's best tier framed, and
+/// the row's ranking beside it. Wide: labels left, rankings right. Narrow (a phone, about 380 px): each row's label and
+/// ranking above its cells. Every width is measured from the text it holds, so nothing is cut.
+/// </summary>
+public static class SvgMatrix
+{
+    /// <summary>The ratio drawn darkest; higher ratios share its colour.</summary>
+    public const double Cap = 4;
+
+    // ColorBrewer's YlOrRd in nine steps, from pale yellow (1×) to dark red (Cap and over): sequential, and still ordered in grey.
+    private static readonly string[] Palette = ["#ffffcc", "#ffeda0", "#fed976", "#feb24c", "#fd8d3c", "#fc4e2a", "#e31a1c", "#bd0026", "#800026"];
+
+    private static readonly double[] ScaleTicks = [1, 1.1, 1.25, 1.5, 2, 3, Cap];
+
+    private const int Margin = 10;
+    private const int CellHeight = 34;
+
+    /// <param name="legend">Lines that explain the ranking's symbols, under the colour scale.</param>
+    /// <param name="narrow">The phone layout.</param>
+    public static string Draw(string title, IReadOnlyList<string> columns, IReadOnlyList<MatrixRow> rows, IReadOnlyList<string> legend, bool narrow)
+    {
+        var cellWidth = narrow ? 72 : 100;
+        var labelWidth = narrow ? 0 : (int)(rows.Max(r => Width(r.Group, 12.5) + Width(r.Label, 12)) + 24);
+        var rankingWidth = narrow ? 0 : (int)Math.Max(220, rows.Max(r => Math.Max(Width(r.Ranking, 11), Width(r.Note ?? "", 10))) + 16);
+        var width = Margin * 2 + labelWidth + columns.Count * cellWidth + rankingWidth;
+        var wrap = (int)((width - Margin * 2) / (10 * CharWidth));
+
+        var body = new StringBuilder();
+        var y = Scale(body, width) + 8;
+        foreach (var line in legend.SelectMany(l => Wrap(l, wrap)))
+        {
+            Text(body, Margin, y, line, "start", " font-size=\"10\" fill=\"#444\"");
+            y += 14;
+        }
+
+        var cellsLeft = Margin + labelWidth;
+        y = Header(body, columns, cellsLeft, cellWidth, y + 6, narrow);
+        string? group = null;
+        foreach (var row in rows)
+        {
+            if (row.Group != group)
+            {
+                body.Append($"<line x1=\"{Margin}\" x2=\"{width - Margin}\" y1=\"{y + 3}\" y2=\"{y + 3}\" stroke=\"#999\"/>\n");
+                y += 8;
+                if (narrow)
+                {
+                    Text(body, Margin, y + 12, row.Group, "start", " font-weight=\"bold\"");
+                    y += 18;
+                }
+            }
+
+            if (narrow)
+            {
+                foreach (var line in Wrap($"{row.Label}: {row.Ranking}", wrap))
+                {
+                    Text(body, Margin, y + 11, line, "start", " font-size=\"10\"");
+                    y += 13;
+                }
+            }
+            else
+            {
+                if (row.Group != group)
+                {
+                    Text(body, Margin, y + 21, row.Group, "start", " font-weight=\"bold\"");
+                }
+
+                Text(body, cellsLeft - 10, y + 21, row.Label, "end");
+                Text(body, cellsLeft + columns.Count * cellWidth + 12, y + (row.Note is null ? 21 : 15), row.Ranking, "start", " font-size=\"11\"");
+                if (row.Note is not null)
+                {
+                    Text(body, cellsLeft + columns.Count * cellWidth + 12, y + 28, row.Note, "start", " font-size=\"10\" fill=\"#555\"");
+                }
+            }
+
+            Cells(body, row, cellsLeft, cellWidth, y, narrow);
+            y += CellHeight;
+            if (narrow && row.Note is not null)
+            {
+                foreach (var line in Wrap(row.Note, wrap))
+                {
+                    Text(body, Margin, y + 11, line, "start", " font-size=\"10\" fill=\"#555\"");
+                    y += 13;
+                }
+            }
+
+            group = row.Group;
+        }
+
+        var svg = Begin(title, width, (int)Math.Ceiling(y) + Margin);
+        return End(svg.Append(body));
+    }
+
+    /// <summary>The cell's colour: its ratio's place between 1 and <see cref="Cap"/> on a log scale, interpolated along the palette.</summary>
+    public static string Colour(double ratio)
+    {
+        if (!double.IsFinite(ratio) || ratio <= 0)
+        {
+            return "#e0e0e0";
+        }
+
+        var at = Position(ratio) * (Palette.Length - 1);
+        var (low, high) = ((int)Math.Floor(at), (int)Math.Ceiling(at));
+        var share = at - low;
+        int Channel(string hex, int i) => Convert.ToInt32(hex.Substring(1 + 2 * i, 2), 16);
+        return "#" + string.Concat(Enumerable.Range(0, 3).Select(i =>
+            ((int)Math.Round(Channel(Palette[low], i) * (1 - share) + Channel(Palette[high], i) * share)).ToString("x2", CultureInfo.InvariantCulture)));
+    }
+
+    /// <summary>Where a ratio sits on the scale, 0 at 1× (or below) and 1 at <see cref="Cap"/>× (or above).</summary>
+    private static double Position(double ratio) => Math.Clamp(Math.Log(ratio) / Math.Log(Cap), 0, 1);
+
+    private static void Cells(StringBuilder svg, MatrixRow row, int left, int cellWidth, double y, bool narrow)
+    {
+        for (var c = 0; c < row.Cells.Count; c++)
+        {
+            var x = left + c * cellWidth;
+            if (row.Cells[c] is not { } cell)
+            {
+                Text(svg, x + cellWidth / 2.0, y + 21, "–", "middle", " fill=\"#999\"");
+                continue;
+            }
+
+            var framed = cell.Tier == 1;
+            var ink = double.IsFinite(cell.Ratio) && Position(cell.Ratio) >= 0.6 ? "white" : "#111";
+            svg.Append($"<rect x=\"{x + 2}\" y=\"{F(y + 2)}\" width=\"{cellWidth - 4}\" height=\"{CellHeight - 4}\" rx=\"2\" fill=\"{Colour(cell.Ratio)}\"" +
+                       (framed ? " stroke=\"#111\" stroke-width=\"2.5\"" : "") + $"><title>{Escape(cell.Detail)}</title></rect>\n");
+            Text(svg, x + cellWidth / 2.0, y + 16, cell.Text, "middle", $" fill=\"{ink}\"{(framed ? " font-weight=\"bold\"" : "")}");
+            if (double.IsFinite(cell.Ratio))
+            {
+                var tier = cell.Tier == 0 ? "" : narrow ? $" t{cell.Tier}" : $" · tier {cell.Tier}";
+                Text(svg, x + cellWidth / 2.0, y + 28, $"{cell.Ratio.ToString("0.00", CultureInfo.InvariantCulture)}×{tier}", "middle", $" font-size=\"9.5\" fill=\"{ink}\"");
+            }
+        }
+    }
+
+    /// <summary>The column names over the cells, on two lines where one is wider than its column; returns the y under them.</summary>
+    private static double Header(StringBuilder svg, IReadOnlyList<string> columns, int left, int cellWidth, double y, bool narrow)
+    {
+        var size = narrow ? 10.5 : 12;
+        var lines = columns.Select(c => Width(c, size) > cellWidth - 6 ? c.Split(' ', 2) : [c]).ToList();
+        var height = lines.Max(l => l.Length) * (size + 2);
+        for (var c = 0; c < columns.Count; c++)
+        {
+            for (var l = 0; l < lines[c].Length; l++)
+            {
+                var lineY = y + height - (lines[c].Length - 1 - l) * (size + 2);
+                Text(svg, left + (c + 0.5) * cellWidth, lineY, lines[c][l], "middle", $" font-weight=\"bold\" font-size=\"{F(size)}\"");
+            }
+        }
+
+        return y + height + 2;
+    }
+
+    /// <summary>
+    /// The colour scale under the title: a gradient from 1× to <see cref="Cap"/>× with its ticks, after its caption or, where
+    /// that leaves it too short to label (a phone), under it; returns the y under it.
+    /// </summary>
+    private static double Scale(StringBuilder svg, int width)
+    {
+        const int barHeight = 12, steps = 48;
+        const string caption = "time ÷ the row's fastest:";
+        var (left, top) = (Margin + Width(caption, 11) + 8, 40.0);
+        if (width - left - Margin < 320)
+        {
+            (left, top) = (Margin, top + 16);
+        }
+
+        var barWidth = Math.Min(440, width - left - Margin - 12);
+        Text(svg, Margin, (left == Margin ? top - 6 : top + 10), caption, "start", " font-size=\"11\"");
+        for (var i = 0; i < steps; i++)
+        {
+            var ratio = Math.Pow(Cap, (i + 0.5) / steps);
+            svg.Append($"<rect x=\"{F(left + i * barWidth / steps)}\" y=\"{F(top)}\" width=\"{F(barWidth / steps + 0.5)}\" height=\"{barHeight}\" fill=\"{Colour(ratio)}\"/>");
+        }
+
+        svg.Append('\n');
+        foreach (var tick in ScaleTicks)
+        {
+            var x = left + Position(tick) * barWidth;
+            svg.Append($"<line x1=\"{F(x)}\" x2=\"{F(x)}\" y1=\"{F(top + barHeight)}\" y2=\"{F(top + barHeight + 3)}\" stroke=\"#444\"/>");
+            var label = (tick == Cap ? "≥" : "") + $"{tick.ToString(CultureInfo.InvariantCulture)}×";
+            Text(svg, x, top + barHeight + 13, label, "middle", " font-size=\"9.5\"");
+        }
+
+        return top + barHeight + 16;
+    }
+
+    private const double CharWidth = 0.6;
+
+    /// <summary>About how wide a text is at a font size: 0.6 em a character, a little more than Helvetica's average, so that it fits.</summary>
+    private static double Width(string text, double size) => text.Length * size * CharWidth;
+
+    /// <summary>The text in lines of at most <paramref name="chars"/> characters, broken at spaces.</summary>
+    private static IEnumerable<string> Wrap(string text, int chars)
+    {
+        var line = new StringBuilder();
+        foreach (var word in text.Split(' '))
+        {
+            if (line.Length > 0 && line.Length + 1 + word.Length > chars)
+            {
+                yield return line.ToString();
+                line.Clear();
+            }
+
+            line.Append(line.Length > 0 ? " " : "").Append(word);
+        }
+
+        if (line.Length > 0)
+        {
+            yield return line.ToString();
+        }
+    }
+}
