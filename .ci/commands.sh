@@ -16,7 +16,7 @@ smoke() {
   rm -rf "$bench_results"
   dotnet run -c Release --no-build --project benchmarks -- --smoke --results "$bench_results" || return 1
   local missing=0
-  for file in summary.md summary.html summary.json; do
+  for file in summary.md summary.html summary.json matrix.svg pairs.csv; do
     [ -s "$bench_results/$file" ] || { echo "missing $file" >&2; missing=1; }
   done
   for class in Floor Payloads Files BinaryFiles Authors Shapes DomainFloor LoopbackTransfer; do
@@ -104,13 +104,21 @@ shaped_cell() {
     return 1
   fi
 }
-# One small run per client stack: Kamiński's preset through Python (its floors, reads and create, every answer checked),
-# the report naming the client, listing what it cannot make, and setting his orderings against the run's.
-python_cell() {
-  local run="$(pwd)/results/ci-client-python"
+# One small run per client stack, of two short rounds, into results/ci-client-NAME (the caller's $run); the report must
+# name the client.
+client_run() {
+  local name="$1"
+  shift
+  run="$(pwd)/results/ci-client-$name"
   rm -rf "$run"
-  dotnet run -c Release --no-build --project benchmarks -- --as kaminski --job short --rounds 2 --results "$run" || return 1
-  grep -q "^| Client | python (--client python)" "$run/summary.md" || { echo "no client row in the report" >&2; return 1; }
+  dotnet run -c Release --no-build --project benchmarks -- "$@" --job short --rounds 2 --results "$run" || return 1
+  grep -q "^| Client | $name (--client $name)" "$run/summary.md" || { echo "no client row in the $name report" >&2; return 1; }
+}
+# Kamiński's preset through Python (its floors, reads and create, every answer checked), the report listing what it
+# cannot make and setting his orderings against the run's.
+python_cell() {
+  local run
+  client_run python --as kaminski || return 1
   grep -q "^| Cells the client cannot make | not measured by any client: the floor on gRPC's port" "$run/summary.md" \
     || { echo "the report does not list the cells the Python stack cannot make" >&2; return 1; }
   grep -Eq "^\| Create author \| HTTP \| gRPC fastest \| fastest: " "$run/summary.md" \
@@ -118,20 +126,15 @@ python_cell() {
 }
 # And Int32 max through JMeter (its HTTP sampler, and grpc-java printing each answer as JSON), on both transports.
 jmeter_cell() {
-  local run="$(pwd)/results/ci-client-jmeter"
-  rm -rf "$run"
-  dotnet run -c Release --no-build --project benchmarks -- --client jmeter --filter '*Scenario: int-max,*' --job short --rounds 2 --results "$run" || return 1
-  grep -q "^| Client | jmeter (--client jmeter)" "$run/summary.md" || { echo "no client row in the report" >&2; return 1; }
-  grep -Eq "^\| III Int32 max \| HTTPS \| (\*\*)?[0-9.]+ [mµ]s(\*\*)? \| (\*\*)?[0-9.]+ [mµ]s(\*\*)? \|" "$run/summary.md" \
+  local run time='(\*\*)?[0-9.]+ [mµ]s(\*\*)?'
+  client_run jmeter --client jmeter --filter '*Scenario: int-max,*' || return 1
+  grep -Eq "^\| III Int32 max \| HTTPS \| $time \| $time \|" "$run/summary.md" \
     || { echo "no Int32 max row with REST and gRPC through JMeter" >&2; return 1; }
 }
 # And through Node.js's clients (undici, @grpc/grpc-js, @microsoft/signalr): every column, SignalR's two too.
 node_cell() {
-  local run="$(pwd)/results/ci-client-node"
-  rm -rf "$run"
-  dotnet run -c Release --no-build --project benchmarks -- --client node --filter '*Scenario: int-max,*' --job short --rounds 2 --results "$run" || return 1
-  grep -q "^| Client | node (--client node)" "$run/summary.md" || { echo "no client row in the report" >&2; return 1; }
-  local time='(\*\*)?[0-9.]+ [mµ]s(\*\*)?'
+  local run time='(\*\*)?[0-9.]+ [mµ]s(\*\*)?'
+  client_run node --client node --filter '*Scenario: int-max,*' || return 1
   grep -Eq "^\| III Int32 max \| HTTPS \| $time \| $time \| $time \| $time \| $time \|" "$run/summary.md" \
     || { echo "no Int32 max row with all five columns through Node" >&2; return 1; }
   grep -q "^| Cells the client cannot make | none |" "$run/summary.md" || { echo "the Node stack could not make every Int32 max cell" >&2; return 1; }

@@ -12,25 +12,15 @@ internal sealed class CheckedCompressionProvider(ICompressionProvider inner) : I
 
     public Stream CreateDecompressionStream(Stream stream) => new CheckedStream(inner.CreateDecompressionStream(stream));
 
-    private sealed class CheckedStream(Stream inner) : Stream
+    private sealed class CheckedStream(Stream inner) : PassThroughStream(inner)
     {
-        public override bool CanRead => true;
-
-        public override bool CanSeek => false;
-
-        public override bool CanWrite => false;
-
-        public override long Length => throw new NotSupportedException();
-
-        public override long Position { get => throw new NotSupportedException(); set => throw new NotSupportedException(); }
-
         public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
 
         public override int Read(Span<byte> buffer)
         {
             try
             {
-                return inner.Read(buffer);
+                return Inner.Read(buffer);
             }
             catch (InvalidDataException)
             {
@@ -38,24 +28,12 @@ internal sealed class CheckedCompressionProvider(ICompressionProvider inner) : I
             }
         }
 
+        public override bool CanWrite => false;
+
         public override void Flush()
         {
         }
 
-        public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
-
-        public override void SetLength(long value) => throw new NotSupportedException();
-
         public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
-
-        protected override void Dispose(bool disposing)
-        {
-            if (disposing)
-            {
-                inner.Dispose();
-            }
-
-            base.Dispose(disposing);
-        }
     }
 }

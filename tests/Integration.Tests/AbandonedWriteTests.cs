@@ -12,8 +12,6 @@ public sealed class AbandonedWriteTests(SqliteServices fixture)
 {
     private const int Creates = 120;
 
-    private static CancellationToken Token => TestContext.Current.CancellationToken;
-
     public static readonly TheoryData<Protocol> Services = [Protocol.Rest, Protocol.Grpc, Protocol.GraphQL, Protocol.SignalR];
 
     [Theory]

@@ -17,8 +17,6 @@ public sealed partial class AnswerChargeTests(ChargeLoggingServices fixture) : I
     /// <summary>100 emoji: 200 UTF-16 units, the longest name the domain takes, and 12 bytes each in JSON (two escapes).</summary>
     private static readonly string Emoji = string.Concat(Enumerable.Repeat("\U0001F600", 100));
 
-    private static CancellationToken Token => TestContext.Current.CancellationToken;
-
     [Fact]
     public async Task AListOfLongNamesIsChargedWhatItSendsOnEveryProtocol()
     {

@@ -18,8 +18,6 @@ public sealed class ClientStackTests(SqliteServices fixture)
     /// <summary>Each stack's versions or why it cannot run, read once (the JMeter stack starts a JVM to say them).</summary>
     private static readonly ConcurrentDictionary<ClientStack, StackProbe> Probes = new();
 
-    private static CancellationToken Token => TestContext.Current.CancellationToken;
-
     /// <summary>Skips the test, with the message a user gets and the line that installs it, when the stack cannot run here.</summary>
     private static void SkipUnlessFound(ClientStack client)
     {

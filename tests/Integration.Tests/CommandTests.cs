@@ -14,8 +14,6 @@ public sealed partial class CommandTests : IDisposable
     private static readonly TimeSpan ExitTimeout = TimeSpan.FromSeconds(60);
 
     private readonly string _work = Directory.CreateTempSubdirectory("protocolbench-commands-").FullName;
-    private static CancellationToken Token => TestContext.Current.CancellationToken;
-
     private string Database => $"Data Source={Path.Combine(_work, "commands.db")}";
 
     public static readonly TheoryData<string, int> Signals = new() { { "INT", 130 }, { "TERM", 143 } };

@@ -8,8 +8,6 @@ public sealed class CompressionTests(CompressingServices fixture) : IClassFixtur
 {
     public static readonly TheoryData<Protocol, Transport, bool, Compression> Cases = Build();
 
-    private static CancellationToken Token => TestContext.Current.CancellationToken;
-
     /// <summary>
     /// Search "Author - 1" (3,112 authors with their books): REST's JSON must shrink at least 5× (the goal), the
     /// others clearly, but SignalR, which has no compression to ask for.

@@ -13,8 +13,6 @@ public sealed class ConnectionPolicyTests(SqliteServices fixture)
 
     public static readonly TheoryData<Protocol, Transport, bool> HttpsCombinations = Build(Transport.Https);
 
-    private static CancellationToken Token => TestContext.Current.CancellationToken;
-
     [Theory]
     [MemberData(nameof(Combinations))]
     public async Task NewOpensAConnectionForEveryRequestAndClosesItAfterTheResponse(Protocol protocol, Transport transport, bool http2)

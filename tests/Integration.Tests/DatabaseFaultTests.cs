@@ -16,8 +16,6 @@ public sealed class SqliteFileFaultTests : IAsyncLifetime
 
     private ServiceAddresses Addresses => _services!.Addresses;
 
-    private static CancellationToken Token => TestContext.Current.CancellationToken;
-
     private DatabaseOptions Database => new() { Provider = DatabaseProvider.Sqlite, ConnectionString = $"Data Source={_file}" };
 
     public async ValueTask InitializeAsync() => _services = await ServiceLauncher.StartAsync(new LaunchOptions
@@ -234,8 +232,6 @@ public sealed class SqliteLockTests(SqliteServices fixture)
 public sealed class PostgresFaultTests(PostgresServices fixture)
 {
     private const double RecoveryGoalSeconds = 5;
-
-    private static CancellationToken Token => TestContext.Current.CancellationToken;
 
     [Fact]
     public async Task BackendsTerminatedMidWriteAnswerUnavailableAndLoseNothingOnPostgres()

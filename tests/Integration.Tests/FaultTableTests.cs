@@ -20,8 +20,6 @@ namespace ProtocolBench.Integration.Tests;
 [Collection(SqliteCollection.Name)]
 public sealed class FaultTableTests(SqliteServices fixture)
 {
-    private static CancellationToken Token => TestContext.Current.CancellationToken;
-
     private Uri Rest => fixture.Addresses.BaseUri(Protocol.Rest, Transport.Http);
 
     [Fact]

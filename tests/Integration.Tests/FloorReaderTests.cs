@@ -18,8 +18,6 @@ public sealed class FloorReaderTests(SqliteServices fixture)
     private const int BytesPerSecond = 40 * 1024;
     private static readonly TimeSpan Bound = TimeSpan.FromSeconds(5);
 
-    private static CancellationToken Token => TestContext.Current.CancellationToken;
-
     public static readonly TheoryData<Protocol, string, string> Cases = new()
     {
         { Protocol.Rest, "/api/payloads/pdf", "http/1.1" },

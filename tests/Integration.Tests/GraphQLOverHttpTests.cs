@@ -11,8 +11,6 @@ public sealed class GraphQLOverHttpTests(SqliteServices fixture)
 {
     private const string GraphQLResponse = "application/graphql-response+json";
 
-    private static CancellationToken Token => TestContext.Current.CancellationToken;
-
     [Fact]
     public async Task TheSpecsOwnAuditPassesEveryMustAndShould()
     {

@@ -6,8 +6,6 @@ namespace ProtocolBench.Integration.Tests;
 [Collection(SqliteCollection.Name)]
 public sealed class GraphQLSecurityTests(SqliteServices fixture)
 {
-    private static CancellationToken Token => TestContext.Current.CancellationToken;
-
     public static readonly TheoryData<Transport> Transports = [Transport.Http, Transport.Https];
 
     [Theory]

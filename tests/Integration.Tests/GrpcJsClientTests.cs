@@ -23,8 +23,6 @@ public sealed class GrpcJsClientTests(SqliteServices fixture)
         ("list take 0", "Authors", "List", new { take = 0 }, (c, t) => c.ListAuthorsAsync(0, 0, t)),
     ];
 
-    private static CancellationToken Token => TestContext.Current.CancellationToken;
-
     [Theory]
     [InlineData(Transport.Http)]
     [InlineData(Transport.Https)]

@@ -8,8 +8,6 @@ namespace ProtocolBench.Integration.Tests;
 [Collection(SqliteCollection.Name)]
 public sealed class HostileTextTests(SqliteServices fixture)
 {
-    private static CancellationToken Token => TestContext.Current.CancellationToken;
-
     [Fact]
     public async Task ANameGivenTwiceTakesItsLastValueOnEveryProtocol()
     {

@@ -8,8 +8,6 @@ namespace ProtocolBench.Integration.Tests;
 [Collection(SqliteCollection.Name)]
 public sealed class HubHardeningTests(SqliteServices fixture)
 {
-    private static CancellationToken Token => TestContext.Current.CancellationToken;
-
     private Lab.Services.ServiceProcess Service => fixture.Services.Processes.Single(p => p.Spec.Protocol == Protocol.SignalR);
 
     private Uri Hub => RawHub.Address(fixture.Addresses.BaseUri(Protocol.SignalR, Transport.Http));

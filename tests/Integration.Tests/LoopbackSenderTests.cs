@@ -9,8 +9,6 @@ namespace ProtocolBench.Integration.Tests;
 [Collection(SqliteCollection.Name)]
 public sealed class LoopbackSenderTests(SqliteServices fixture)
 {
-    private static CancellationToken Token => TestContext.Current.CancellationToken;
-
     private int Port => fixture.Addresses.SenderPort ?? throw new InvalidOperationException("The REST service announced no loopback sender.");
 
     [Fact]

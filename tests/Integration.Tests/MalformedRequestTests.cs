@@ -9,8 +9,6 @@ namespace ProtocolBench.Integration.Tests;
 [Collection(SqliteCollection.Name)]
 public sealed class MalformedRequestTests(SqliteServices fixture)
 {
-    private static CancellationToken Token => TestContext.Current.CancellationToken;
-
     [Theory]
     [InlineData("FFFFFFFF")]
     [InlineData("FFFFFFFFFFFFFFFF")]

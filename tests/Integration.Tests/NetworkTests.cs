@@ -8,8 +8,6 @@ public sealed class NetworkTests : IDisposable
 {
     private readonly string _database = Path.Combine(Path.GetTempPath(), $"protocolbench-network-{Guid.NewGuid():N}.db");
 
-    private static CancellationToken Token => TestContext.Current.CancellationToken;
-
     [Theory]
     [InlineData("lan-100m", 100_000_000L, 0.2, 0)]
     [InlineData("LAN-1G", 1_000_000_000L, 0.1, 0)]

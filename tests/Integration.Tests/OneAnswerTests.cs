@@ -16,8 +16,6 @@ public sealed class OneAnswerTests(SqliteServices fixture)
 
     private const string NotACount = "count must be a whole number from -2147483648 to 2147483647.";
 
-    private static CancellationToken Token => TestContext.Current.CancellationToken;
-
     public static readonly TheoryData<string, string, byte[], string> GrpcRefusals = new()
     {
         // Authors/Update { id: 2³²+5, name: "Rewritten", country: "XX" }: author 5 must stay as it is.

@@ -13,8 +13,6 @@ public sealed class ParityTests(SqliteServices fixture)
 {
     public static readonly TheoryData<Protocol, Transport> Combinations = Build();
 
-    private static CancellationToken Token => TestContext.Current.CancellationToken;
-
     private static readonly CreatedAuthors Created = new("test", RunDescription.NewId(DateTimeOffset.UtcNow));
 
     private IProtocolClient Reference => fixture.Client(Protocol.Rest, Transport.Http);

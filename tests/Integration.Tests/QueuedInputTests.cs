@@ -15,8 +15,6 @@ public sealed class QueuedInputTests(SqliteServices fixture)
     private const int Connections = 300;
     private const int PingBytes = 1_500_000;
 
-    private static CancellationToken Token => TestContext.Current.CancellationToken;
-
     [Theory]
     [InlineData("{\"type\":1,\"invocationId\":\"s\",\"target\":\"GetPdf\",\"arguments\":[]}")]
     [InlineData("{\"type\":4,\"invocationId\":\"s\",\"target\":\"StreamPdf\",\"arguments\":[]}")]

@@ -64,4 +64,17 @@ public sealed class ReportTests
         Assert.Equal("Search         1.20  gRPC › REST 1.5×", text[1]);
         Assert.Equal("Create author  12.5  REST ≈ gRPC", text[2]);
     }
+
+    [Fact]
+    public void AFigureWithAPhonesDrawingShowsOneOfTheTwoByTheScreensWidth()
+    {
+        var report = new Report("Matrix").Figure("<svg id=\"wide\"></svg>", "![matrix](matrix.svg)", narrow: "<svg id=\"narrow\"></svg>");
+
+        var html = report.ToHtml();
+        Assert.Contains("<div class=\"figure\"><div class=\"wide\"><svg id=\"wide\"></svg></div><div class=\"narrow\"><svg id=\"narrow\"></svg></div></div>", html);
+        Assert.Contains("@media (max-width: 720px) { .figure .wide { display: none; } .figure .narrow { display: block; } }", html);
+        Assert.Contains("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">", html);
+        Assert.Contains("![matrix](matrix.svg)", report.ToMarkdown());
+        Assert.DoesNotContain("<svg", report.ToMarkdown());
+    }
 }

@@ -153,8 +153,6 @@ public sealed class DatabaseOutageOnPostgresTests(PostgresServices shared)
 /// <summary>How services start and stop (fault table rows 39, 42, 43).</summary>
 public sealed class LauncherTests
 {
-    private static CancellationToken Token => TestContext.Current.CancellationToken;
-
     [Fact]
     public async Task APortAlreadyInUseIsNamed()
     {

@@ -9,8 +9,6 @@ public abstract class RestServiceTests(ServicesFixture fixture)
 {
     public static readonly TheoryData<Transport> Transports = [Transport.Http, Transport.Https];
 
-    private static CancellationToken Token => TestContext.Current.CancellationToken;
-
     private IProtocolClient Rest(Transport transport) => fixture.Client(Protocol.Rest, transport);
 
     [Theory]

@@ -10,8 +10,6 @@ namespace ProtocolBench.Integration.Tests;
 [Collection(SqliteCollection.Name)]
 public sealed class ServerCostTests(SqliteServices fixture)
 {
-    private static CancellationToken Token => TestContext.Current.CancellationToken;
-
     [Fact]
     public async Task TheRuntimesAccountOfCpuAgreesWithTheKernels()
     {

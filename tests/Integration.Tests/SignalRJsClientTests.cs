@@ -24,8 +24,6 @@ public sealed class SignalRJsClientTests(SqliteServices fixture)
         { Transport.Http, "json" }, { Transport.Https, "json" }, { Transport.Http, "messagepack" }, { Transport.Https, "messagepack" },
     };
 
-    private static CancellationToken Token => TestContext.Current.CancellationToken;
-
     [Theory]
     [MemberData(nameof(Cases))]
     public async Task NodesSignalRClientGetsWhatRestGives(Transport transport, string hubProtocol)

@@ -13,8 +13,6 @@ public sealed class SignalRServiceTests(SqliteServices fixture)
 {
     public static readonly TheoryData<Transport> Transports = [Transport.Http, Transport.Https];
 
-    private static CancellationToken Token => TestContext.Current.CancellationToken;
-
     private IProtocolClient Json(Transport transport) => fixture.Client(Protocol.SignalR, transport);
 
     private IProtocolClient MessagePack(Transport transport) => fixture.Client(Protocol.SignalRMessagePack, transport);

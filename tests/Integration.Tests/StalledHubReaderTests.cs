@@ -19,8 +19,6 @@ public sealed class StalledHubReaderTests(SqliteServices fixture)
     private static readonly string ControlCharacters =
         $"\"target\":\"Clone\",\"arguments\":[{JsonSerializer.Serialize(new string('\u0001', Limits.CloneTextMaxLength))},{Limits.CloneOutputMaxChars / Limits.CloneTextMaxLength}]";
 
-    private static CancellationToken Token => TestContext.Current.CancellationToken;
-
     [Theory]
     [InlineData("pdf")]
     [InlineData("control characters")]

@@ -15,8 +15,6 @@ public sealed class StalledReaderTests(SqliteServices fixture)
     private const int Connections = 2;
     private const int StreamsPerConnection = 100;
 
-    private static CancellationToken Token => TestContext.Current.CancellationToken;
-
     private static readonly (string, string)[] GrpcHeaders = [("content-type", "application/grpc"), ("te", "trailers")];
 
     /// <summary>The PDF, 1 MiB of control characters (6 MiB of JSON: each is sent as \u0001, row 66) and 1 MiB of plain text (2 MiB as a .NET string).</summary>

@@ -13,8 +13,6 @@ public sealed class UnfinishedMessageTests(SqliteServices fixture)
 {
     private const int Attackers = 40;
 
-    private static CancellationToken Token => TestContext.Current.CancellationToken;
-
     private Uri Hub => RawHub.Address(fixture.Addresses.BaseUri(Protocol.SignalR, Transport.Http));
 
     [Fact]

@@ -3,20 +3,15 @@ using System.Text;
 namespace ProtocolBench.Lab.Charts;
 
 /// <summary>
-/// The one chart module of both commands' reports: plain SVG line charts, grouped bars and panels of horizontal bars.
-/// Hand-written because the charts are inlined in self-contained HTML and Markdown reports: no package served here
-/// writes SVG without a native graphics library.
+/// The one chart module of both commands' reports: plain SVG line charts, grouped bars, panels of horizontal bars and
+/// intervals (the matrix is <see cref="SvgMatrix"/>). Hand-written because the charts are inlined in self-contained HTML
+/// and Markdown reports: no package served here writes SVG without a native graphics library.
 /// </summary>
 public static class SvgChart
 {
-    private const int Width = 880;
-    private const int Height = 440;
-    private const int Left = 72;
-    private const int Right = 230;
-    private const int Top = 44;
-    private const int Bottom = 56;
-    private const int PlotWidth = Width - Left - Right;
-    private const int PlotHeight = Height - Top - Bottom;
+    // The line and bar charts' page, and the plot inside it: the margins hold the axis labels (left, bottom) and the legend (right).
+    private const int Width = 880, Height = 440, Left = 72, Right = 230, Top = 44, Bottom = 56;
+    private const int PlotWidth = Width - Left - Right, PlotHeight = Height - Top - Bottom;
 
     /// <summary>
     /// Lines over x; with <paramref name="categories"/> the x values are indexes into those labels. A logarithmic y axis

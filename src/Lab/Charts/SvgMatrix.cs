@@ -22,13 +22,17 @@ public static class SvgMatrix
     private const int Margin = 10;
     private const int CellHeight = 34;
 
+    /// <summary>The widest the wide layout's ranking column grows before it wraps.</summary>
+    private const int RankingWidth = 460;
+
     /// <param name="legend">Lines that explain the ranking's symbols, under the colour scale.</param>
     /// <param name="narrow">The phone layout.</param>
     public static string Draw(string title, IReadOnlyList<string> columns, IReadOnlyList<MatrixRow> rows, IReadOnlyList<string> legend, bool narrow)
     {
         var cellWidth = narrow ? 72 : 100;
         var labelWidth = narrow ? 0 : (int)(rows.Max(r => Width(r.Group, 12.5) + Width(r.Label, 12)) + 24);
-        var rankingWidth = narrow ? 0 : (int)Math.Max(220, rows.Max(r => Math.Max(Width(r.Ranking, 11), Width(r.Note ?? "", 10))) + 16);
+        // As wide as the longest ranking or note, up to RankingWidth; a longer one is wrapped and its row grows.
+        var rankingWidth = narrow ? 0 : (int)Math.Clamp(rows.Max(r => Math.Max(Width(r.Ranking, 11), Width(r.Note ?? "", 10))) + 16, 220, RankingWidth);
         var width = Margin * 2 + labelWidth + columns.Count * cellWidth + rankingWidth;
         var wrap = (int)((width - Margin * 2) / (10 * CharWidth));
 
@@ -45,6 +49,7 @@ public static class SvgMatrix
         string? group = null;
         foreach (var row in rows)
         {
+            var rowHeight = CellHeight;
             if (row.Group != group)
             {
                 body.Append($"<line x1=\"{Margin}\" x2=\"{width - Margin}\" y1=\"{y + 3}\" y2=\"{y + 3}\" stroke=\"#999\"/>\n");
@@ -72,15 +77,27 @@ public static class SvgMatrix
                 }
 
                 Text(body, cellsLeft - 10, y + 21, row.Label, "end");
-                Text(body, cellsLeft + columns.Count * cellWidth + 12, y + (row.Note is null ? 21 : 15), row.Ranking, "start", " font-size=\"11\"");
-                if (row.Note is not null)
+                var ranking = Wrap(row.Ranking, (int)((rankingWidth - 16) / (11 * CharWidth))).ToList();
+                var note = Wrap(row.Note ?? "", (int)((rankingWidth - 16) / (10 * CharWidth))).ToList();
+                var block = ranking.Count * 13 + note.Count * 12;
+                rowHeight = Math.Max(CellHeight, block + 8);
+                var lineY = y + (rowHeight - block) / 2.0 + 10;
+                var x = cellsLeft + columns.Count * cellWidth + 12;
+                foreach (var line in ranking)
                 {
-                    Text(body, cellsLeft + columns.Count * cellWidth + 12, y + 28, row.Note, "start", " font-size=\"10\" fill=\"#555\"");
+                    Text(body, x, lineY, line, "start", " font-size=\"11\"");
+                    lineY += 13;
+                }
+
+                foreach (var line in note)
+                {
+                    Text(body, x, lineY - 1, line, "start", " font-size=\"10\" fill=\"#555\"");
+                    lineY += 12;
                 }
             }
 
             Cells(body, row, cellsLeft, cellWidth, y, narrow);
-            y += CellHeight;
+            y += rowHeight;
             if (narrow && row.Note is not null)
             {
                 foreach (var line in Wrap(row.Note, wrap))

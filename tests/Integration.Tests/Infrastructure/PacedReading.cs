@@ -29,21 +29,11 @@ public static class PacedReading
     };
 
     /// <summary>A stream whose reads take at most <paramref name="bytesPerSecond"/>, a tenth of a second's worth at a time, for <paramref name="paced"/>.</summary>
-    private sealed class PacedStream(Stream inner, long bytesPerSecond, TimeSpan paced) : Stream
+    private sealed class PacedStream(Stream inner, long bytesPerSecond, TimeSpan paced) : PassThroughStream(inner)
     {
         private readonly int _piece = (int)Math.Max(1, bytesPerSecond / 10);
         private Stopwatch? _since;
         private long _taken;
-
-        public override bool CanRead => true;
-
-        public override bool CanSeek => false;
-
-        public override bool CanWrite => true;
-
-        public override long Length => throw new NotSupportedException();
-
-        public override long Position { get => throw new NotSupportedException(); set => throw new NotSupportedException(); }
 
         public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
         {
@@ -59,7 +49,7 @@ public static class PacedReading
                 buffer = buffer[..Math.Min(buffer.Length, _piece)];
             }
 
-            var read = await inner.ReadAsync(buffer, cancellationToken);
+            var read = await Inner.ReadAsync(buffer, cancellationToken);
             _taken += read;
             return read;
         }
@@ -68,29 +58,5 @@ public static class PacedReading
             ReadAsync(buffer.AsMemory(offset, count), cancellationToken).AsTask();
 
         public override int Read(byte[] buffer, int offset, int count) => ReadAsync(buffer, offset, count).GetAwaiter().GetResult();
-
-        public override ValueTask WriteAsync(ReadOnlyMemory<byte> buffer, CancellationToken cancellationToken = default) => inner.WriteAsync(buffer, cancellationToken);
-
-        public override Task WriteAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) => inner.WriteAsync(buffer, offset, count, cancellationToken);
-
-        public override void Write(byte[] buffer, int offset, int count) => inner.Write(buffer, offset, count);
-
-        public override Task FlushAsync(CancellationToken cancellationToken) => inner.FlushAsync(cancellationToken);
-
-        public override void Flush() => inner.Flush();
-
-        public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
-
-        public override void SetLength(long value) => throw new NotSupportedException();
-
-        protected override void Dispose(bool disposing)
-        {
-            if (disposing)
-            {
-                inner.Dispose();
-            }
-
-            base.Dispose(disposing);
-        }
     }
 }
