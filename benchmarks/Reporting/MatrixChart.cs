@@ -57,19 +57,16 @@ public static class MatrixChart
     /// </summary>
     private static string? Note(Ranking ranking)
     {
-        var left = NoteItems;
-        string? Part(string heading, IEnumerable<Verdict> pairs)
+        var left = ranking.NotApart().Select(p => (Heading: "not apart", Pair: p))
+            .Concat(ranking.UndecidedApartInTier().Select(p => (Heading: "also undecided", Pair: p)))
+            .ToList();
+        var parts = left.Take(NoteItems).GroupBy(i => i.Heading).Select(g => $"{g.Key}: {string.Join(", ", g.Select(i => i.Pair.Sides))}").ToList();
+        if (left.Count > NoteItems)
         {
-            var shown = pairs.Take(Math.Max(left, 0)).Select(p => $"{p.Faster} {p.Symbol} {p.Slower}").ToList();
-            left -= shown.Count;
-            return shown.Count > 0 ? $"{heading}: {string.Join(", ", shown)}" : null;
+            parts.Add($"{left.Count - NoteItems} more (Undecided pairs)");
         }
 
-        var notApart = ranking.NotApart().ToList();
-        var hidden = ranking.UndecidedApartInTier().ToList();
-        var more = notApart.Count + hidden.Count - NoteItems;
-        string?[] parts = [Part("not apart", notApart), Part("also undecided", hidden), more > 0 ? $"{more} more (Undecided pairs)" : null];
-        return parts.OfType<string>().ToList() is { Count: > 0 } said ? string.Join(" · ", said) : null;
+        return parts.Count > 0 ? string.Join(" · ", parts) : null;
     }
 
     /// <summary>The most pairs a row's note names; the section "Undecided pairs" has them all.</summary>

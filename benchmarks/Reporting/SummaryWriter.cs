@@ -13,9 +13,9 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
     public const string HtmlFile = "summary.html";
 
     /// <summary>The sections in their order; one without its table or chart (the floors were filtered out) is left out.</summary>
-    private IEnumerable<SummarySection> Contents(RankingSection ranking, VerdictSection verdicts) =>
+    private IEnumerable<SummarySection> Contents(SummarySection matrix, RankingSection ranking, VerdictSection verdicts) =>
     [
-        ChartSections.Matrix(results),
+        matrix,
         new EnvironmentSection(results, run).Section(),
         ranking.Section(),
         new UndecidedSection(results).Section(),
@@ -39,6 +39,7 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
     /// <summary>Writes both files; returns the console digest.</summary>
     public string Write(string directory, IReadOnlyList<string> reportFiles)
     {
+        var matrix = ChartSections.Matrix(results);
         var ranking = new RankingSection(results);
         var rankings = ranking.Table();
         var verdicts = new VerdictSection(results, run.Conditions);
@@ -61,7 +62,7 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
             report.Lead(line);
         }
 
-        foreach (var section in Contents(ranking, verdicts).Where(s => !s.IsEmpty))
+        foreach (var section in Contents(matrix, ranking, verdicts).Where(s => !s.IsEmpty))
         {
             report.Section(section.Title).Note(section.Intro);
             if (section.Table is not null)
@@ -80,7 +81,7 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
             .Select(file => $"[{file}]({Uri.EscapeDataString(file).Replace("%2F", "/")})"));
         report.Write(directory, Path.GetFileNameWithoutExtension(MarkdownFile));
         File.WriteAllText(Path.Combine(directory, PairsCsv.FileName), PairsCsv.Of(results));
-        File.WriteAllText(Path.Combine(directory, MatrixChart.FileName), MatrixChart.Svg(results));
+        File.WriteAllText(Path.Combine(directory, MatrixChart.FileName), matrix.Svg);
         return $"{rankings.ToText()}\n{headline}\n{string.Join("\n", pairsLines)}\n{stabilityLine}\n{verdictLine}\n";
     }
 

@@ -37,7 +37,7 @@ public sealed class RankingTests
         Assert.Equal(["A", "B"], ranking.Tiers[0]);
         Assert.Equal(["C"], ranking.Tiers[1]);
         Assert.Null(ranking.Winner);
-        Assert.Equal("B ≈ C", Assert.Single(ranking.NotApart()) is var pair ? $"{pair.Faster} {pair.Symbol} {pair.Slower}" : "");
+        Assert.Equal("B ≈ C", Assert.Single(ranking.NotApart()).Sides);
         Assert.Equal("A ≈ B › C 1.50× [1.30–1.70] (not apart: B ≈ C)", ranking.ToString());
     }
 
@@ -98,7 +98,7 @@ public sealed class RankingTests
 
         Assert.Equal("A ≈ B ≈ C › D", ranking.Chain(margins: false));
         Assert.Equal("A ≈ B ≈ C › D 1.50× [1.30–1.70]", ranking.Chain(margins: true));
-        Assert.Equal("A ? C", Assert.Single(ranking.UndecidedApartInTier()) is var pair ? $"{pair.Faster} {pair.Symbol} {pair.Slower}" : "");
+        Assert.Equal("A ? C", Assert.Single(ranking.UndecidedApartInTier()).Sides);
         Assert.Null(ranking.NotApartNote);
     }
 

@@ -1,4 +1,5 @@
 using System.Text;
+using static ProtocolBench.Lab.Charts.SvgText;
 
 namespace ProtocolBench.Lab.Charts;
 
@@ -251,8 +252,6 @@ public static class SvgChart
 
     private static string Opacity(bool pale) => pale ? "0.45" : "1";
 
-    private static string End(StringBuilder svg) => SvgText.End(svg);
-
     private static void Grid(StringBuilder svg, IEnumerable<double> ticks, string label, Func<double, double> y)
     {
         foreach (var v in ticks)
@@ -277,11 +276,5 @@ public static class SvgChart
         }
     }
 
-    private static void Text(StringBuilder svg, double x, double y, string text, string anchor) => SvgText.Text(svg, x, y, text, anchor);
-
     private static string Dash(bool dashed) => dashed ? " stroke-dasharray=\"6 4\"" : "";
-
-    private static string F(double v) => SvgText.F(v);
-
-    private static string Escape(string text) => SvgText.Escape(text);
 }

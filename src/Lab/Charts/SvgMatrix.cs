@@ -29,89 +29,88 @@ public static class SvgMatrix
     /// <param name="narrow">The phone layout.</param>
     public static string Draw(string title, IReadOnlyList<string> columns, IReadOnlyList<MatrixRow> rows, IReadOnlyList<string> legend, bool narrow)
     {
-        var cellWidth = narrow ? 72 : 100;
-        var labelWidth = narrow ? 0 : (int)(rows.Max(r => Width(r.Group, 12.5) + Width(r.Label, 12)) + 24);
-        // As wide as the longest ranking or note, up to RankingWidth; a longer one is wrapped and its row grows.
-        var rankingWidth = narrow ? 0 : (int)Math.Clamp(rows.Max(r => Math.Max(Width(r.Ranking, 11), Width(r.Note ?? "", 10))) + 16, 220, RankingWidth);
-        var width = Margin * 2 + labelWidth + columns.Count * cellWidth + rankingWidth;
-        var wrap = (int)((width - Margin * 2) / (10 * CharWidth));
-
+        var layout = Layout.For(columns.Count, rows, narrow);
         var body = new StringBuilder();
-        var y = Scale(body, width) + 8;
-        foreach (var line in legend.SelectMany(l => Wrap(l, wrap)))
+        var y = Scale(body, layout.Width) + 8;
+        foreach (var line in legend.SelectMany(l => Wrap(l, layout.Chars(10))))
         {
             Text(body, Margin, y, line, "start", " font-size=\"10\" fill=\"#444\"");
             y += 14;
         }
 
-        var cellsLeft = Margin + labelWidth;
-        y = Header(body, columns, cellsLeft, cellWidth, y + 6, narrow);
+        y = Header(body, columns, layout, y + 6);
         string? group = null;
         foreach (var row in rows)
         {
-            var rowHeight = CellHeight;
-            if (row.Group != group)
+            var first = row.Group != group;
+            if (first)
             {
-                body.Append($"<line x1=\"{Margin}\" x2=\"{width - Margin}\" y1=\"{y + 3}\" y2=\"{y + 3}\" stroke=\"#999\"/>\n");
+                body.Append($"<line x1=\"{Margin}\" x2=\"{layout.Width - Margin}\" y1=\"{F(y + 3)}\" y2=\"{F(y + 3)}\" stroke=\"#999\"/>\n");
                 y += 8;
-                if (narrow)
-                {
-                    Text(body, Margin, y + 12, row.Group, "start", " font-weight=\"bold\"");
-                    y += 18;
-                }
             }
 
-            if (narrow)
-            {
-                foreach (var line in Wrap($"{row.Label}: {row.Ranking}", wrap))
-                {
-                    Text(body, Margin, y + 11, line, "start", " font-size=\"10\"");
-                    y += 13;
-                }
-            }
-            else
-            {
-                if (row.Group != group)
-                {
-                    Text(body, Margin, y + 21, row.Group, "start", " font-weight=\"bold\"");
-                }
-
-                Text(body, cellsLeft - 10, y + 21, row.Label, "end");
-                var ranking = Wrap(row.Ranking, (int)((rankingWidth - 16) / (11 * CharWidth))).ToList();
-                var note = Wrap(row.Note ?? "", (int)((rankingWidth - 16) / (10 * CharWidth))).ToList();
-                var block = ranking.Count * 13 + note.Count * 12;
-                rowHeight = Math.Max(CellHeight, block + 8);
-                var lineY = y + (rowHeight - block) / 2.0 + 10;
-                var x = cellsLeft + columns.Count * cellWidth + 12;
-                foreach (var line in ranking)
-                {
-                    Text(body, x, lineY, line, "start", " font-size=\"11\"");
-                    lineY += 13;
-                }
-
-                foreach (var line in note)
-                {
-                    Text(body, x, lineY - 1, line, "start", " font-size=\"10\" fill=\"#555\"");
-                    lineY += 12;
-                }
-            }
-
-            Cells(body, row, cellsLeft, cellWidth, y, narrow);
-            y += rowHeight;
-            if (narrow && row.Note is not null)
-            {
-                foreach (var line in Wrap(row.Note, wrap))
-                {
-                    Text(body, Margin, y + 11, line, "start", " font-size=\"10\" fill=\"#555\"");
-                    y += 13;
-                }
-            }
-
+            y = narrow ? NarrowRow(body, layout, row, first, y) : WideRow(body, layout, row, first, y);
             group = row.Group;
         }
 
-        var svg = Begin(title, width, (int)Math.Ceiling(y) + Margin);
+        var svg = Begin(title, layout.Width, (int)Math.Ceiling(y) + Margin);
         return End(svg.Append(body));
+    }
+
+    /// <summary>A row of the wide layout: its group (first row only) and label left, its ranking and note right, wrapped to their column; returns the y under it.</summary>
+    private static double WideRow(StringBuilder svg, Layout layout, MatrixRow row, bool first, double y)
+    {
+        if (first)
+        {
+            Text(svg, Margin, y + 21, row.Group, "start", " font-weight=\"bold\"");
+        }
+
+        Text(svg, layout.CellsLeft - 10, y + 21, row.Label, "end");
+        var ranking = Wrap(row.Ranking, layout.RankingChars(11)).ToList();
+        var note = Wrap(row.Note ?? "", layout.RankingChars(10)).ToList();
+        var block = ranking.Count * 13 + note.Count * 12;
+        var height = Math.Max(CellHeight, block + 8);
+        var (x, lineY) = (layout.CellsRight + 12, y + (height - block) / 2.0 + 10);
+        foreach (var line in ranking)
+        {
+            Text(svg, x, lineY, line, "start", " font-size=\"11\"");
+            lineY += 13;
+        }
+
+        foreach (var line in note)
+        {
+            Text(svg, x, lineY - 1, line, "start", " font-size=\"10\" fill=\"#555\"");
+            lineY += 12;
+        }
+
+        Cells(svg, row, layout, y);
+        return y + height;
+    }
+
+    /// <summary>A row of the phone's layout: its group (first row only), then its label and ranking, its cells, its note; returns the y under it.</summary>
+    private static double NarrowRow(StringBuilder svg, Layout layout, MatrixRow row, bool first, double y)
+    {
+        if (first)
+        {
+            Text(svg, Margin, y + 12, row.Group, "start", " font-weight=\"bold\"");
+            y += 18;
+        }
+
+        foreach (var line in Wrap($"{row.Label}: {row.Ranking}", layout.Chars(10)))
+        {
+            Text(svg, Margin, y + 11, line, "start", " font-size=\"10\"");
+            y += 13;
+        }
+
+        Cells(svg, row, layout, y);
+        y += CellHeight;
+        foreach (var line in Wrap(row.Note ?? "", layout.Chars(10)))
+        {
+            Text(svg, Margin, y + 11, line, "start", " font-size=\"10\" fill=\"#555\"");
+            y += 13;
+        }
+
+        return y;
     }
 
     /// <summary>The cell's colour: its ratio's place between 1 and <see cref="Cap"/> on a log scale, interpolated along the palette.</summary>
@@ -133,11 +132,12 @@ public static class SvgMatrix
     /// <summary>Where a ratio sits on the scale, 0 at 1× (or below) and 1 at <see cref="Cap"/>× (or above).</summary>
     private static double Position(double ratio) => Math.Clamp(Math.Log(ratio) / Math.Log(Cap), 0, 1);
 
-    private static void Cells(StringBuilder svg, MatrixRow row, int left, int cellWidth, double y, bool narrow)
+    private static void Cells(StringBuilder svg, MatrixRow row, Layout layout, double y)
     {
+        var cellWidth = layout.CellWidth;
         for (var c = 0; c < row.Cells.Count; c++)
         {
-            var x = left + c * cellWidth;
+            var x = layout.CellsLeft + c * cellWidth;
             if (row.Cells[c] is not { } cell)
             {
                 Text(svg, x + cellWidth / 2.0, y + 21, "–", "middle", " fill=\"#999\"");
@@ -151,16 +151,16 @@ public static class SvgMatrix
             Text(svg, x + cellWidth / 2.0, y + 16, cell.Text, "middle", $" fill=\"{ink}\"{(framed ? " font-weight=\"bold\"" : "")}");
             if (double.IsFinite(cell.Ratio))
             {
-                var tier = cell.Tier == 0 ? "" : narrow ? $" t{cell.Tier}" : $" · tier {cell.Tier}";
+                var tier = cell.Tier == 0 ? "" : layout.Narrow ? $" t{cell.Tier}" : $" · tier {cell.Tier}";
                 Text(svg, x + cellWidth / 2.0, y + 28, $"{cell.Ratio.ToString("0.00", CultureInfo.InvariantCulture)}×{tier}", "middle", $" font-size=\"9.5\" fill=\"{ink}\"");
             }
         }
     }
 
     /// <summary>The column names over the cells, on two lines where one is wider than its column; returns the y under them.</summary>
-    private static double Header(StringBuilder svg, IReadOnlyList<string> columns, int left, int cellWidth, double y, bool narrow)
+    private static double Header(StringBuilder svg, IReadOnlyList<string> columns, Layout layout, double y)
     {
-        var size = narrow ? 10.5 : 12;
+        var (left, cellWidth, size) = (layout.CellsLeft, layout.CellWidth, layout.Narrow ? 10.5 : 12);
         var lines = columns.Select(c => Width(c, size) > cellWidth - 6 ? c.Split(' ', 2) : [c]).ToList();
         var height = lines.Max(l => l.Length) * (size + 2);
         for (var c = 0; c < columns.Count; c++)
@@ -233,5 +233,28 @@ public static class SvgMatrix
         {
             yield return line.ToString();
         }
+    }
+
+    /// <summary>The widths of a drawing: its label, cell and ranking columns, measured from the text they hold.</summary>
+    private sealed record Layout(bool Narrow, int Columns, int CellWidth, int LabelWidth, int RankingWidth)
+    {
+        public static Layout For(int columns, IReadOnlyList<MatrixRow> rows, bool narrow) => narrow
+            ? new(true, columns, 72, 0, 0)
+            : new(false, columns, 100,
+                (int)(rows.Max(r => SvgMatrix.Width(r.Group, 12.5) + SvgMatrix.Width(r.Label, 12)) + 24),
+                // As wide as the longest ranking or note, up to RankingWidth; a longer one is wrapped and its row grows.
+                (int)Math.Clamp(rows.Max(r => Math.Max(SvgMatrix.Width(r.Ranking, 11), SvgMatrix.Width(r.Note ?? "", 10))) + 16, 220, SvgMatrix.RankingWidth));
+
+        public int Width => Margin * 2 + LabelWidth + Columns * CellWidth + RankingWidth;
+
+        public int CellsLeft => Margin + LabelWidth;
+
+        public int CellsRight => CellsLeft + Columns * CellWidth;
+
+        /// <summary>How many characters of a font size a line across the whole drawing holds.</summary>
+        public int Chars(double size) => (int)((Width - Margin * 2) / (size * CharWidth));
+
+        /// <summary>How many characters of a font size a line of the ranking column holds.</summary>
+        public int RankingChars(double size) => (int)((RankingWidth - 16) / (size * CharWidth));
     }
 }

@@ -111,7 +111,7 @@ public sealed class Ranking
 
     /// <summary>"not apart: B ≈ C, …" for the pairs the chain orders but that are not apart (<see cref="NotApart"/>); null when there are none.</summary>
     public string? NotApartNote =>
-        NotApart().Select(p => $"{p.Faster} {p.Symbol} {p.Slower}").ToList() is { Count: > 0 } pairs ? $"not apart: {string.Join(", ", pairs)}" : null;
+        NotApart().Select(p => p.Sides).ToList() is { Count: > 0 } pairs ? $"not apart: {string.Join(", ", pairs)}" : null;
 
     /// <summary>The symbol between two neighbours of a tier, the one written first on the left (<see cref="Verdict.Symbol"/>).</summary>
     private string Joint(string left, string right) => Pair(left, right) is var pair && pair.Faster == left ? pair.Symbol : pair.MirroredSymbol;

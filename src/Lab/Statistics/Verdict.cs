@@ -63,7 +63,10 @@ public sealed record Verdict(string Says, string Faster, string Slower, RatioInt
     public bool Opposes(Verdict other) => Named && other.Named && Says != other.Says;
 
     /// <summary>The pair as the ranking writes it, faster side first: "A › B 1.30× [1.12–1.51]", "A ≈ B …", "A ~ B …" and so on (<see cref="Symbol"/>).</summary>
-    public string Pair() => $"{Faster} {Symbol} {Slower} {Margin}";
+    public string Pair() => $"{Sides} {Margin}";
+
+    /// <summary>The pair without its interval, faster side first: "A › B", "A ≈ B", "A ~ B" and so on.</summary>
+    public string Sides => $"{Faster} {Symbol} {Slower}";
 
     /// <summary>
     /// How a ranking joins the pair, faster side first: › faster, ≈ level; for an undecided pair its claim: ~ within 20 %,
