@@ -9,15 +9,8 @@ namespace ProtocolBench.Shared.Clients;
 /// from its description (<see cref="GraphQLDocument"/>) and source-generated System.Text.Json both ways. Every response's <c>errors</c> is checked: the first error becomes a
 /// <see cref="ProtocolClientException"/> with its <c>extensions.code</c>.
 /// </summary>
-public sealed class GraphQLProtocolClient : ProtocolClient
+public sealed class GraphQLProtocolClient(Transport transport, ClientOptions options) : HttpProtocolClient(Protocol.GraphQL, transport, options)
 {
-    private readonly HttpClient _http;
-
-    public GraphQLProtocolClient(Transport transport, ClientOptions options)
-        : base(Protocol.GraphQL, transport)
-    {
-        _http = ClientHandlers.CreateHttpClient(Protocol.GraphQL, transport, options, Wire);
-    }
 
     public override bool Offers(Operation operation) => operation.GraphQL is not null;
 
@@ -28,18 +21,12 @@ public sealed class GraphQLProtocolClient : ProtocolClient
         return answer.Value is TResult value ? value : throw Empty(document.Field);
     }
 
-    public override ValueTask DisposeAsync()
-    {
-        _http.Dispose();
-        return ValueTask.CompletedTask;
-    }
-
     private async Task<IGraphQLResponse> PostAsync(byte[] body, JsonTypeInfo type, CancellationToken cancellationToken)
     {
         // A byte array with Content-Length, not a chunked stream: the body is small and known.
-        using var request = _http.Request(
+        using var request = Http.Request(
             HttpMethod.Post, "graphql", new ByteArrayContent(body) { Headers = { ContentType = new MediaTypeHeaderValue("application/json") } });
-        using var response = await _http.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, cancellationToken);
+        using var response = await Http.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, cancellationToken);
         var status = (int)response.StatusCode;
 
         IGraphQLResponse? payload = null;

@@ -4,31 +4,18 @@ using System.Text.Json;
 namespace ProtocolBench.Shared.Clients;
 
 /// <summary>REST over HttpClient with source-generated System.Text.Json: each operation at the route its description gives (<see cref="RestRoute"/>).</summary>
-public sealed class RestProtocolClient : ProtocolClient
+public sealed class RestProtocolClient(Transport transport, ClientOptions options) : HttpProtocolClient(Protocol.Rest, transport, options)
 {
-    private readonly HttpClient _http;
-
-    public RestProtocolClient(Transport transport, ClientOptions options)
-        : base(Protocol.Rest, transport)
-    {
-        _http = ClientHandlers.CreateHttpClient(Protocol.Rest, transport, options, Wire);
-    }
 
     public override bool Offers(Operation operation) => operation.Rest is not null;
 
     public override async Task<TResult> CallAsync<TResult>(OperationCall<TResult> call, CancellationToken cancellationToken = default)
     {
         var route = RestRoute.Of(call.Operation);
-        using var request = _http.Request(route.Method, route.Path(call), route.Body(call));
-        using var response = await _http.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, cancellationToken);
+        using var request = Http.Request(route.Method, route.Path(call), route.Body(call));
+        using var response = await Http.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, cancellationToken);
         await EnsureSuccessAsync(response, cancellationToken);
         return await ReadAsync<TResult>(response, cancellationToken);
-    }
-
-    public override ValueTask DisposeAsync()
-    {
-        _http.Dispose();
-        return ValueTask.CompletedTask;
     }
 
     /// <summary>

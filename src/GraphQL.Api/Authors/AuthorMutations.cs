@@ -11,11 +11,7 @@ internal static class AuthorMutations
             .Argument<StringGraphType>("name")
             .Argument<StringGraphType>("country")
             .WithComplexityImpact(Cost.DatabaseCall, 1)
-            .ResolveAsync(async context =>
-            {
-                await using var db = await factory.CreateDbContextAsync(context.CancellationToken);
-                return await db.CreateAsync(Input(context), context.CancellationToken);
-            });
+            .ResolveWithLibraryDb(factory, (db, context) => db.CreateAsync(Input(context), context.CancellationToken));
 
         mutation.Field<AuthorType, AuthorDto>("updateAuthor")
             .Answers(Operation.UpdateAuthor)
@@ -24,20 +20,15 @@ internal static class AuthorMutations
             .Argument<StringGraphType>("name")
             .Argument<StringGraphType>("country")
             .WithComplexityImpact(Cost.DatabaseCall, 1)
-            .ResolveAsync(async context =>
-            {
-                await using var db = await factory.CreateDbContextAsync(context.CancellationToken);
-                return await db.UpdateAsync(context.GetArgument<int>("id"), Input(context), context.CancellationToken);
-            });
+            .ResolveWithLibraryDb(factory, (db, context) => db.UpdateAsync(context.GetArgument<int>("id"), Input(context), context.CancellationToken));
 
         mutation.Field<BooleanGraphType, bool>("deleteAuthor")
             .Answers(Operation.DeleteAuthor)
             .Description("Deletes an author and its books; true when deleted, null and NOT_FOUND when there was no such author.")
             .Argument<NonNullGraphType<IntGraphType>>("id")
             .WithComplexityImpact(Cost.DatabaseCall, 1)
-            .ResolveAsync(async context =>
+            .ResolveWithLibraryDb(factory, async (db, context) =>
             {
-                await using var db = await factory.CreateDbContextAsync(context.CancellationToken);
                 await db.DeleteAsync(context.GetArgument<int>("id"), context.CancellationToken);
                 return true;
             });

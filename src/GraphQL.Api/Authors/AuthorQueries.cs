@@ -2,9 +2,9 @@ namespace ProtocolBench.GraphQL.Api.Authors;
 
 /// <summary>
 /// searchAuthors, authors, author: each calls the one implementation in Shared.Domain.
-/// Every root resolver creates its own DbContext from the pooled factory, so two root fields in one query run in
-/// parallel without sharing a context. The domain's read loads each author's books in the same single SQL statement
-/// that the other services run, so there is no N+1 and the SQL is identical across the four services.
+/// Every root resolver has a DbContext of its own (<see cref="LibraryDbResolver"/>). The domain's read loads each
+/// author's books in the same single SQL statement that the other services run, so there is no N+1 and the SQL is
+/// identical across the four services.
 /// </summary>
 internal static class AuthorQueries
 {
@@ -17,11 +17,7 @@ internal static class AuthorQueries
             .Argument<StringGraphType>("phrase")
             .Argument<IntGraphType>("limit")
             .WithComplexityImpact(c => Cost.DatabaseList(c, "limit", Limits.SearchLimitMax, Limits.SearchLimitMax))
-            .ResolveAsync(async context =>
-            {
-                await using var db = await factory.CreateDbContextAsync(context.CancellationToken);
-                return await db.SearchAsync(context.GetArgument<string?>("phrase"), context.GetArgument<int?>("limit"), context.CancellationToken);
-            });
+            .ResolveWithLibraryDb(factory, (db, context) => db.SearchAsync(context.GetArgument<string?>("phrase"), context.GetArgument<int?>("limit"), context.CancellationToken));
 
         query.Field<ListGraphType<NonNullGraphType<AuthorType>>, IReadOnlyList<AuthorDto>>("authors")
             .Answers(Operation.ListAuthors)
@@ -29,22 +25,14 @@ internal static class AuthorQueries
             .Argument<IntGraphType>("skip")
             .Argument<IntGraphType>("take")
             .WithComplexityImpact(c => Cost.DatabaseList(c, "take", Limits.ListTakeDefault, Limits.ListTakeMax))
-            .ResolveAsync(async context =>
-            {
-                await using var db = await factory.CreateDbContextAsync(context.CancellationToken);
-                return await db.ListAsync(context.GetArgument<int?>("skip"), context.GetArgument<int?>("take"), context.CancellationToken);
-            });
+            .ResolveWithLibraryDb(factory, (db, context) => db.ListAsync(context.GetArgument<int?>("skip"), context.GetArgument<int?>("take"), context.CancellationToken));
 
         query.Field<AuthorType, AuthorDto>("author")
             .Answers(Operation.GetAuthor)
             .Description("One author with its books; an unknown id gives null and an error with extensions.code NOT_FOUND.")
             .Argument<NonNullGraphType<IntGraphType>>("id")
             .WithComplexityImpact(Cost.DatabaseCall, 1)
-            .ResolveAsync(async context =>
-            {
-                await using var db = await factory.CreateDbContextAsync(context.CancellationToken);
-                return await db.GetAsync(context.GetArgument<int>("id"), context.CancellationToken);
-            });
+            .ResolveWithLibraryDb(factory, (db, context) => db.GetAsync(context.GetArgument<int>("id"), context.CancellationToken));
 
         return query;
     }
