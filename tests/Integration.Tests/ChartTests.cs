@@ -78,6 +78,17 @@ public sealed class ChartTests
         Assert.True(narrow ? width <= 390 : width is > 800 and <= 1320, $"{width} px wide");
     }
 
+    /// <summary>A run interrupted before its first cell: the report was not written at all (Max of no rows; the command aborted, exit 134).</summary>
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void MatrixWithoutRowsSaysNoCellWasMeasured(bool narrow)
+    {
+        var chart = XDocument.Parse(SvgMatrix.Draw("Which protocol is faster", ["REST", "gRPC"], [], ["a legend line"], narrow));
+
+        Assert.Contains("No cell was measured.", chart.Descendants(Svg + "text").Select(t => t.Value));
+    }
+
     /// <summary>A colour's lightness, 0 to 255: the mean of its channels.</summary>
     private static double Lightness(string hex) =>
         Enumerable.Range(0, 3).Average(i => Convert.ToInt32(hex.Substring(1 + 2 * i, 2), 16));

@@ -29,7 +29,7 @@ public sealed partial class CommandTests : IDisposable
 
         command.Signal(signal);
 
-        Assert.Equal(exitCode, await command.ExitCodeAsync(ExitTimeout));
+        await command.AssertExitsWithAsync(exitCode, ExitTimeout);
         Assert.Contains("stopping the services", command.Output);
         // What was measured before the signal is kept and reported, flagged as partial.
         var summary = await File.ReadAllTextAsync(Path.Combine(_work, "results", "summary.md"), Token);
@@ -61,7 +61,7 @@ public sealed partial class CommandTests : IDisposable
 
         Process.GetProcessById(pids["Grpc.Service"]).Kill();
 
-        Assert.Equal(3, await command.ExitCodeAsync(TimeSpan.FromMinutes(5)));
+        await command.AssertExitsWithAsync(3, TimeSpan.FromMinutes(5));
         Assert.Matches(@"Grpc\.Service \(pid \d+\) died during the run", command.Output);
         Assert.Matches(@"failed: int-max gRPC", command.Output);
         // What was measured before and apart from gRPC is kept and reported.
@@ -82,7 +82,7 @@ public sealed partial class CommandTests : IDisposable
 
         command.Signal(signal);
 
-        Assert.Equal(exitCode, await command.ExitCodeAsync(ExitTimeout));
+        await command.AssertExitsWithAsync(exitCode, ExitTimeout);
         Assert.True(File.Exists(Path.Combine(_work, "results", "report.md")), "the partial report was not written");
         AssertAllGone(pids);
     }
@@ -112,7 +112,7 @@ public sealed partial class CommandTests : IDisposable
 
         Process.GetProcessById(pids["Rest.Api"]).Kill();
 
-        Assert.Equal(3, await command.ExitCodeAsync(ExitTimeout));
+        await command.AssertExitsWithAsync(3, ExitTimeout);
         Assert.Matches(@"Rest\.Api \(pid \d+\) died during the run", command.Output);
         Assert.Matches(@"✓ search-11 gRPC HTTP ×1: \d+ req/s[^\n]*errors 0", command.Output);
         Assert.True(File.Exists(Path.Combine(_work, "results", "report.md")), "the partial report was not written");
@@ -133,7 +133,7 @@ public sealed partial class CommandTests : IDisposable
             "--results", Path.Combine(_work, "results"), "--scenarios", "create", "--protocols", "rest,grpc",
             "--transports", "http", "--users", "2", "--requests", "20", "--warmup", "1", "--warmup-total", "1");
 
-        Assert.Equal(0, await command.ExitCodeAsync(TimeSpan.FromMinutes(3)));
+        await command.AssertExitsWithAsync(0, TimeSpan.FromMinutes(3));
 
         var deleted = DeletedLine().Match(command.Output);
         Assert.True(deleted.Success, $"No clean-up line. The command printed:\n{command.Output}");
@@ -156,7 +156,7 @@ public sealed partial class CommandTests : IDisposable
             ["--external", "127.0.0.1", "--ports", services.Addresses.ToString(), "--no-pin",
             "--results", Path.Combine(_work, "results"), "--rounds", "2", "--filter", .. SearchEleven]);
 
-        Assert.Equal(0, await command.ExitCodeAsync(TimeSpan.FromMinutes(5)));
+        await command.AssertExitsWithAsync(0, TimeSpan.FromMinutes(5));
 
         var warmed = WarmedExternal().Match(command.Output);
         Assert.True(warmed.Success, $"No warm-up line with its passes. The command printed:\n{command.Output}");
@@ -196,7 +196,7 @@ public sealed partial class CommandTests : IDisposable
     {
         await using var command = CommandProcess.Start(project, assembly, option, "5", "--results", Path.Combine(_work, "results"));
 
-        Assert.Equal(2, await command.ExitCodeAsync(ExitTimeout));
+        await command.AssertExitsWithAsync(2, ExitTimeout);
         var line = Assert.Single(command.Output.Split('\n', StringSplitOptions.RemoveEmptyEntries));
         Assert.Contains(option, line);
         Assert.False(Directory.Exists(Path.Combine(_work, "results")), "the command made its results folder before refusing the option");
@@ -211,7 +211,7 @@ public sealed partial class CommandTests : IDisposable
     {
         await using var command = CommandProcess.Start("loadtests", "ProtocolBench.LoadTests.dll", "users", "--client", "python", "--results", Path.Combine(_work, "results"));
 
-        Assert.Equal(2, await command.ExitCodeAsync(ExitTimeout));
+        await command.AssertExitsWithAsync(2, ExitTimeout);
         var line = Assert.Single(command.Output.Split('\n', StringSplitOptions.RemoveEmptyEntries));
         Assert.Contains("--client python: the load command calls through another stack in its paced stream only", line);
         Assert.False(Directory.Exists(Path.Combine(_work, "results")), "the command made its results folder before refusing the option");
@@ -231,7 +231,7 @@ public sealed partial class CommandTests : IDisposable
         var chromium = Browser.Chromium();
         Assert.SkipWhen(chromium is null, "No Chromium found (install Debian's chromium, or set PROTOCOLBENCH_CHROMIUM); CI installs it.");
         await using var command = StartBenchmark(["--job", "short", "--rounds", "2", "--filter", "*int-max*", .. SearchEleven]);
-        Assert.Equal(0, await command.ExitCodeAsync(TimeSpan.FromMinutes(6)));
+        await command.AssertExitsWithAsync(0, TimeSpan.FromMinutes(6));
         var results = Path.Combine(_work, "results");
         Assert.StartsWith("<svg", File.ReadAllText(Path.Combine(results, "matrix.svg")));
         var firstSection = File.ReadLines(Path.Combine(results, "summary.md")).SkipWhile(l => !l.StartsWith("## ", StringComparison.Ordinal)).Take(5).ToList();
@@ -462,6 +462,13 @@ public sealed partial class CommandTests : IDisposable
             }
 
             return _process.ExitCode;
+        }
+
+        /// <summary>Waits for the exit; a code other than the one expected fails with all the command printed (a crash's stack too).</summary>
+        public async Task AssertExitsWithAsync(int expected, TimeSpan timeout)
+        {
+            var code = await ExitCodeAsync(timeout);
+            Assert.True(code == expected, $"The command exited with {code}, not {expected}. It printed:\n{Output}");
         }
 
         public async ValueTask DisposeAsync()

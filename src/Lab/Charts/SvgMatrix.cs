@@ -39,6 +39,13 @@ public static class SvgMatrix
         }
 
         y = Header(body, columns, layout, y + 6);
+        if (rows.Count == 0)
+        {
+            // A run interrupted before its first cell: the page and matrix.svg say so rather than fail to be written.
+            Text(body, Margin, y + 16, "No cell was measured.", "start", "");
+            y += 24;
+        }
+
         string? group = null;
         foreach (var row in rows)
         {
@@ -241,9 +248,9 @@ public static class SvgMatrix
         public static Layout For(int columns, IReadOnlyList<MatrixRow> rows, bool narrow) => narrow
             ? new(true, columns, 72, 0, 0)
             : new(false, columns, 100,
-                (int)(rows.Max(r => SvgMatrix.Width(r.Group, 12.5) + SvgMatrix.Width(r.Label, 12)) + 24),
+                (int)(rows.Select(r => SvgMatrix.Width(r.Group, 12.5) + SvgMatrix.Width(r.Label, 12)).DefaultIfEmpty(0).Max() + 24),
                 // As wide as the longest ranking or note, up to RankingWidth; a longer one is wrapped and its row grows.
-                (int)Math.Clamp(rows.Max(r => Math.Max(SvgMatrix.Width(r.Ranking, 11), SvgMatrix.Width(r.Note ?? "", 10))) + 16, 220, SvgMatrix.RankingWidth));
+                (int)Math.Clamp(rows.Select(r => Math.Max(SvgMatrix.Width(r.Ranking, 11), SvgMatrix.Width(r.Note ?? "", 10))).DefaultIfEmpty(0).Max() + 16, 220, SvgMatrix.RankingWidth));
 
         public int Width => Margin * 2 + LabelWidth + Columns * CellWidth + RankingWidth;
 

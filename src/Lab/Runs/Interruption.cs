@@ -42,7 +42,7 @@ public sealed class Interruption : IDisposable
         ExitCode = exitCode;
         Console.Error.WriteLine($"\n{reason}: stopping the services; what was measured is kept and reported (Ctrl+C again to quit at once)");
         // Off the signal thread: whoever listens to the token may block.
-        ThreadPool.QueueUserWorkItem(_ => _cts.Cancel());
+        ThreadPool.QueueUserWorkItem(_ => Cancel());
     }
 
     public void Dispose()
@@ -54,6 +54,22 @@ public sealed class Interruption : IDisposable
         }
 
         _cts.Dispose();
+    }
+
+    /// <summary>
+    /// Cancels the token; a listener that throws is named, not let loose on a pool thread, where it would abort the
+    /// process (exit 134) before the reports are written and the services stopped.
+    /// </summary>
+    private void Cancel()
+    {
+        try
+        {
+            _cts.Cancel();
+        }
+        catch (AggregateException e)
+        {
+            Console.Error.WriteLine($"While stopping, a listener of the interruption failed: {e.GetBaseException()}");
+        }
     }
 
     private void OnCancelKeyPress(object? sender, ConsoleCancelEventArgs e)
