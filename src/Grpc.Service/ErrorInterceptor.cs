@@ -12,58 +12,44 @@ public sealed class ErrorInterceptor(IOptions<GrpcApiOptions> options) : Interce
 {
     private readonly TimeSpan _maxCallDuration = options.Value.MaxCallDuration;
 
-    public override async Task<TResponse> UnaryServerHandler<TRequest, TResponse>(
-        TRequest request, ServerCallContext context, UnaryServerMethod<TRequest, TResponse> continuation)
-    {
-        using var capped = Cap(context);
-        try
-        {
-            return await continuation(request, capped ?? context);
-        }
-        catch (Exception e) when (Translate(e, capped) is { } status)
-        {
-            throw status;
-        }
-    }
+    public override Task<TResponse> UnaryServerHandler<TRequest, TResponse>(
+        TRequest request, ServerCallContext context, UnaryServerMethod<TRequest, TResponse> continuation) =>
+        GuardAsync(context, (request, continuation), static (call, capped) => call.continuation(call.request, capped));
 
-    public override async Task ServerStreamingServerHandler<TRequest, TResponse>(
-        TRequest request, IServerStreamWriter<TResponse> responseStream, ServerCallContext context,
-        ServerStreamingServerMethod<TRequest, TResponse> continuation)
-    {
-        using var capped = Cap(context);
-        try
-        {
-            await continuation(request, responseStream, capped ?? context);
-        }
-        catch (Exception e) when (Translate(e, capped) is { } status)
-        {
-            throw status;
-        }
-    }
-
-    public override async Task<TResponse> ClientStreamingServerHandler<TRequest, TResponse>(
+    public override Task<TResponse> ClientStreamingServerHandler<TRequest, TResponse>(
         IAsyncStreamReader<TRequest> requestStream, ServerCallContext context,
-        ClientStreamingServerMethod<TRequest, TResponse> continuation)
-    {
-        using var capped = Cap(context);
-        try
-        {
-            return await continuation(requestStream, capped ?? context);
-        }
-        catch (Exception e) when (Translate(e, capped) is { } status)
-        {
-            throw status;
-        }
-    }
+        ClientStreamingServerMethod<TRequest, TResponse> continuation) =>
+        GuardAsync(context, (requestStream, continuation), static (call, capped) => call.continuation(call.requestStream, capped));
 
-    public override async Task DuplexStreamingServerHandler<TRequest, TResponse>(
+    public override Task ServerStreamingServerHandler<TRequest, TResponse>(
+        TRequest request, IServerStreamWriter<TResponse> responseStream, ServerCallContext context,
+        ServerStreamingServerMethod<TRequest, TResponse> continuation) =>
+        GuardAsync(context, (request, responseStream, continuation), static async (call, capped) =>
+        {
+            await call.continuation(call.request, call.responseStream, capped);
+            return true;
+        });
+
+    public override Task DuplexStreamingServerHandler<TRequest, TResponse>(
         IAsyncStreamReader<TRequest> requestStream, IServerStreamWriter<TResponse> responseStream, ServerCallContext context,
-        DuplexStreamingServerMethod<TRequest, TResponse> continuation)
+        DuplexStreamingServerMethod<TRequest, TResponse> continuation) =>
+        GuardAsync(context, (requestStream, responseStream, continuation), static async (call, capped) =>
+        {
+            await call.continuation(call.requestStream, call.responseStream, capped);
+            return true;
+        });
+
+    /// <summary>
+    /// Every kind of call, capped and translated the same way. The call's parts travel as state to a static function, not
+    /// in a closure; a streaming call, which has no result, returns one from an async function of its own.
+    /// </summary>
+    private async Task<TResult> GuardAsync<TState, TResult>(
+        ServerCallContext context, TState state, Func<TState, ServerCallContext, Task<TResult>> call)
     {
         using var capped = Cap(context);
         try
         {
-            await continuation(requestStream, responseStream, capped ?? context);
+            return await call(state, capped ?? context);
         }
         catch (Exception e) when (Translate(e, capped) is { } status)
         {

@@ -24,8 +24,7 @@ public sealed partial class CommandTests : IDisposable
     {
         SkipUnlessLinux();
         await using var command = StartBenchmark();
-        var pids = await command.ServicePidsAsync("GraphQL.Api", "Grpc.Service", "Rest.Api", "SignalR.Api");
-        await command.WaitForLineAsync(line => FirstCell().IsMatch(line), StartTimeout);
+        var pids = await BenchmarkMidRunAsync(command);
 
         command.Signal(signal);
 
@@ -38,26 +37,14 @@ public sealed partial class CommandTests : IDisposable
     }
 
     [Fact]
-    public async Task BenchmarkKilledWithSigkillLeavesNoServiceBehind()
-    {
-        SkipUnlessLinux();
-        await using var command = StartBenchmark();
-        var pids = await command.ServicePidsAsync("GraphQL.Api", "Grpc.Service", "Rest.Api", "SignalR.Api");
-        await command.WaitForLineAsync(line => FirstCell().IsMatch(line), StartTimeout);
-
-        command.Signal("KILL");
-
-        await command.ExitCodeAsync(ExitTimeout);
-        await AssertAllGoneWithinAsync(pids, TimeSpan.FromSeconds(20));
-    }
+    public Task BenchmarkKilledWithSigkillLeavesNoServiceBehind() => AssertSigkillLeavesNoServiceBehindAsync(() => StartBenchmark(), BenchmarkMidRunAsync);
 
     [Fact]
     public async Task BenchmarkWithAServiceKilledMidRunNamesItKeepsItsResultsAndExitsWithThree()
     {
         SkipUnlessLinux();
         await using var command = StartBenchmark("--smoke", "--filter", "*int-max*", "*Suite.Floor.*");
-        var pids = await command.ServicePidsAsync("GraphQL.Api", "Grpc.Service", "Rest.Api", "SignalR.Api");
-        await command.WaitForLineAsync(line => FirstCell().IsMatch(line), StartTimeout);
+        var pids = await BenchmarkMidRunAsync(command);
 
         Process.GetProcessById(pids["Grpc.Service"]).Kill();
 
@@ -77,8 +64,7 @@ public sealed partial class CommandTests : IDisposable
     {
         SkipUnlessLinux();
         await using var command = StartLoadTest();
-        var pids = await command.ServicePidsAsync("Grpc.Service", "Rest.Api");
-        await command.WaitForLineAsync(line => line.StartsWith("search-11 · REST HTTP · 1 users:", StringComparison.Ordinal), StartTimeout);
+        var pids = await LoadTestMidRunAsync(command);
 
         command.Signal(signal);
 
@@ -88,18 +74,7 @@ public sealed partial class CommandTests : IDisposable
     }
 
     [Fact]
-    public async Task LoadTestKilledWithSigkillLeavesNoServiceBehind()
-    {
-        SkipUnlessLinux();
-        await using var command = StartLoadTest();
-        var pids = await command.ServicePidsAsync("Grpc.Service", "Rest.Api");
-        await command.WaitForLineAsync(line => line.StartsWith("search-11 · REST HTTP · 1 users:", StringComparison.Ordinal), StartTimeout);
-
-        command.Signal("KILL");
-
-        await command.ExitCodeAsync(ExitTimeout);
-        await AssertAllGoneWithinAsync(pids, TimeSpan.FromSeconds(20));
-    }
+    public Task LoadTestKilledWithSigkillLeavesNoServiceBehind() => AssertSigkillLeavesNoServiceBehindAsync(() => StartLoadTest(), LoadTestMidRunAsync);
 
     [Fact]
     public async Task LoadTestWithAServiceKilledMidRunNamesItAndExitsWithThree()
@@ -107,8 +82,7 @@ public sealed partial class CommandTests : IDisposable
         SkipUnlessLinux();
         // REST is killed in its cell; the gRPC cell (a few seconds) still runs, then the command reports and fails.
         await using var command = StartLoadTest(requests: 3_000);
-        var pids = await command.ServicePidsAsync("Grpc.Service", "Rest.Api");
-        await command.WaitForLineAsync(line => line.StartsWith("search-11 · REST HTTP · 1 users:", StringComparison.Ordinal), StartTimeout);
+        var pids = await LoadTestMidRunAsync(command);
 
         Process.GetProcessById(pids["Rest.Api"]).Kill();
 
@@ -289,8 +263,7 @@ public sealed partial class CommandTests : IDisposable
         foreach (var signal in new[] { "TERM", "KILL" })
         {
             await using var command = StartBenchmark("--smoke", "--network", "rate=200mbit");
-            var pids = await command.ServicePidsAsync("GraphQL.Api", "Grpc.Service", "Rest.Api", "SignalR.Api");
-            await command.WaitForLineAsync(line => FirstCell().IsMatch(line), StartTimeout);
+            var pids = await BenchmarkMidRunAsync(command);
             var mine = new[] { $"pb-{command.Id}", $"pbh{command.Id}" };
             Assert.Equal(mine, (await ShapedLink.ListAsync(Token)).Intersect(mine));
 
@@ -310,6 +283,36 @@ public sealed partial class CommandTests : IDisposable
 
     /// <summary>The cells of search-11 (not search-111): the calls of every protocol, and its domain floor.</summary>
     private static readonly string[] SearchEleven = ["*Scenario: search-11,*", "*Scenario: search-11)*"];
+
+    /// <summary>The command killed mid-run (SIGKILL: nothing of it runs after): its services stop by their stdin lifeline.</summary>
+    private async Task AssertSigkillLeavesNoServiceBehindAsync(
+        Func<CommandProcess> start, Func<CommandProcess, Task<IReadOnlyDictionary<string, int>>> midRun)
+    {
+        SkipUnlessLinux();
+        await using var command = start();
+        var pids = await midRun(command);
+
+        command.Signal("KILL");
+
+        await command.ExitCodeAsync(ExitTimeout);
+        await AssertAllGoneWithinAsync(pids, TimeSpan.FromSeconds(20));
+    }
+
+    /// <summary>The benchmark's four services, once its first cell is measured: the moment each test acts on it.</summary>
+    private static async Task<IReadOnlyDictionary<string, int>> BenchmarkMidRunAsync(CommandProcess command)
+    {
+        var pids = await command.ServicePidsAsync("GraphQL.Api", "Grpc.Service", "Rest.Api", "SignalR.Api");
+        await command.WaitForLineAsync(line => FirstCell().IsMatch(line), StartTimeout);
+        return pids;
+    }
+
+    /// <summary>The load test's two services, once its first cell has begun.</summary>
+    private static async Task<IReadOnlyDictionary<string, int>> LoadTestMidRunAsync(CommandProcess command)
+    {
+        var pids = await command.ServicePidsAsync("Grpc.Service", "Rest.Api");
+        await command.WaitForLineAsync(line => line.StartsWith("search-11 · REST HTTP · 1 users:", StringComparison.Ordinal), StartTimeout);
+        return pids;
+    }
 
     private CommandProcess StartBenchmark(params string[] job) => CommandProcess.Start(
         "benchmarks", "ProtocolBench.Benchmarks.dll",
@@ -392,11 +395,7 @@ public sealed partial class CommandTests : IDisposable
 
             var process = new Process { StartInfo = info };
             var command = new CommandProcess(process);
-            process.OutputDataReceived += (_, e) => command.Add(e.Data);
-            process.ErrorDataReceived += (_, e) => command.Add(e.Data);
-            process.Start();
-            process.BeginOutputReadLine();
-            process.BeginErrorReadLine();
+            process.StartHearing(command.Add);
             return command;
         }
 

@@ -45,7 +45,7 @@ public sealed class SqliteFileFaultTests : IAsyncLifetime
     public async Task AFileDeletedWhileServingTakesNoWriteAndComesBackWhenRestored()
     {
         using var health = new HealthProbes(Addresses);
-        await using var load = new WriteLoad(Addresses, $"del-{Guid.NewGuid():N}"[..12]);
+        await using var load = new WriteLoad(Addresses, "del");
         await Task.Delay(1500, Token);
 
         // The operator's backup, then the file deleted with its -wal and -shm, as SQLite requires of a deletion.
@@ -62,17 +62,13 @@ public sealed class SqliteFileFaultTests : IAsyncLifetime
         var restoring = DateTime.UtcNow;
         File.Move(_file + ".restoring", _file);
         var restored = DateTime.UtcNow;
-        await load.WaitForRecoveryAsync(restored, Token);
-        var healthyAfter = await health.WaitAsync(healthy: true, within: RecoveryGoalSeconds, Token);
-        await Task.Delay(1000, Token);
-        await load.StopAsync();
+        var healthyAfter = await load.StopAfterRecoveryAsync(restored, health, RecoveryGoalSeconds, TimeSpan.FromSeconds(1), Token);
 
         // Sent and answered while there was no file: none may be acknowledged (a create sent just before the restore
         // may be answered after it, into the restored file: that one must be stored, as every create sent after the deletion).
-        var gone = load.Attempts.Where(a => a.Sent >= deleted && a.Ended < restoring).ToList();
+        var gone = load.During(deleted, restoring);
         load.Report(restored, $"SQLite deleted: {gone.Count} creates sent and answered while the file was gone, {gone.Count(a => a.Acknowledged)} acknowledged; unhealthy after {unhealthyAfter:F1} s, healthy {healthyAfter:F1} s after the restore");
-        load.AssertFailuresAreUnavailable();
-        Assert.DoesNotContain(gone, a => a.Acknowledged);
+        load.AssertNoneAcknowledged(gone);
         Assert.Contains(gone, a => !a.Acknowledged);
         await load.AssertStoredAsync(Database, a => a.Ended < backupTaken || a.Sent >= deleted, Token);
         load.AssertRecovered(restored, RecoveryGoalSeconds);
@@ -82,7 +78,7 @@ public sealed class SqliteFileFaultTests : IAsyncLifetime
     public async Task AFileReplacedWhileServingGetsEveryLaterWrite()
     {
         using var health = new HealthProbes(Addresses);
-        await using var load = new WriteLoad(Addresses, $"rep-{Guid.NewGuid():N}"[..12]);
+        await using var load = new WriteLoad(Addresses, "rep");
         await Task.Delay(1500, Token);
 
         // Another copy of the database, renamed over the file (its old -wal and -shm removed first, as SQLite requires).
@@ -92,10 +88,7 @@ public sealed class SqliteFileFaultTests : IAsyncLifetime
         File.Delete(_file + "-shm");
         File.Move(replacement, _file, overwrite: true);
         var replaced = DateTime.UtcNow;
-        await load.WaitForRecoveryAsync(replaced, Token);
-        await health.WaitAsync(healthy: true, within: RecoveryGoalSeconds, Token);
-        await Task.Delay(1500, Token);
-        await load.StopAsync();
+        await load.StopAfterRecoveryAsync(replaced, health, RecoveryGoalSeconds, TimeSpan.FromSeconds(1.5), Token);
 
         load.Report(replaced, "SQLite replaced");
         load.AssertFailuresAreUnavailable();
@@ -108,13 +101,13 @@ public sealed class SqliteFileFaultTests : IAsyncLifetime
     public async Task AReadOnlyFileIsReportedAndWritesComeBackWhenItIsWritableAgain()
     {
         using var health = new HealthProbes(Addresses);
-        await using var load = new WriteLoad(Addresses, $"ro-{Guid.NewGuid():N}"[..12]);
+        await using var load = new WriteLoad(Addresses, "ro");
         await Task.Delay(1500, Token);
 
         SetImmutable(true);
         var unhealthyAfter = await health.WaitAsync(healthy: false, within: RecoveryGoalSeconds, Token);
         // More writers while the file is protected: the pools grow, and the connections they open are read-only.
-        await using (var burst = new WriteLoad(Addresses, $"rob-{Guid.NewGuid():N}"[..12], writersPerProtocol: 12))
+        await using (var burst = new WriteLoad(Addresses, "rob", writersPerProtocol: 12))
         {
             await Task.Delay(2500, Token);
             await burst.StopAsync();
@@ -237,7 +230,7 @@ public sealed class PostgresFaultTests(PostgresServices fixture)
     public async Task BackendsTerminatedMidWriteAnswerUnavailableAndLoseNothingOnPostgres()
     {
         fixture.EnsureAvailable();
-        await using var load = new WriteLoad(fixture.Addresses, $"term-{Guid.NewGuid():N}"[..12]);
+        await using var load = new WriteLoad(fixture.Addresses, "term");
         await Task.Delay(1000, Token);
         var terminated = 0;
         await using (var admin = AdminConnection())
@@ -337,7 +330,7 @@ public sealed class PostgresFaultTests(PostgresServices fixture)
         }
 
         using var health = new HealthProbes(addresses);
-        await using var load = new WriteLoad(addresses, $"stop-{Guid.NewGuid():N}"[..12]);
+        await using var load = new WriteLoad(addresses, "stop");
         await Task.Delay(1500, Token);
         await server.StopAsync(Token);
         var stopped = DateTime.UtcNow;
@@ -346,16 +339,12 @@ public sealed class PostgresFaultTests(PostgresServices fixture)
         var starting = DateTime.UtcNow;
         await server.StartAsync(Token);
         var started = DateTime.UtcNow;
-        await load.WaitForRecoveryAsync(started, Token);
-        var healthyAfter = await health.WaitAsync(healthy: true, within: RecoveryGoalSeconds, Token);
-        await Task.Delay(1000, Token);
-        await load.StopAsync();
+        var healthyAfter = await load.StopAfterRecoveryAsync(started, health, RecoveryGoalSeconds, TimeSpan.FromSeconds(1), Token);
 
         // Sent and answered while the server was down (pg_ctl start returns a little after the server accepts connections).
-        var down = load.Attempts.Where(a => a.Sent >= stopped && a.Ended < starting).ToList();
+        var down = load.During(stopped, starting);
         load.Report(started, $"PostgreSQL server stopped for {(started - stopped).TotalSeconds:F1} s: {down.Count} creates while down; unhealthy after {unhealthyAfter:F1} s, healthy {healthyAfter:F1} s after the start");
-        load.AssertFailuresAreUnavailable();
-        Assert.DoesNotContain(down, a => a.Acknowledged);
+        load.AssertNoneAcknowledged(down);
         await load.AssertStoredAsync(database, _ => true, Token);
         load.AssertRecovered(started, RecoveryGoalSeconds);
         Assert.Equal(pids, services.Processes.Select(p => p.Id));

@@ -13,13 +13,6 @@ public sealed class HubHardeningTests(SqliteServices fixture)
     private Uri Hub => RawHub.Address(fixture.Addresses.BaseUri(Protocol.SignalR, Transport.Http));
 
     /// <summary>
-    /// A call whose answer is reserved: 1 MiB of control characters (6 MiB of JSON, 8 MiB with its text; six fill the
-    /// budget). The PDF was such a call until row 93; it reserves nothing now.
-    /// </summary>
-    private static readonly string HeldInvocation =
-        $"\"target\":\"Clone\",\"arguments\":[{JsonSerializer.Serialize(new string('\u0001', Limits.CloneTextMaxLength))},{Limits.CloneOutputMaxChars / Limits.CloneTextMaxLength}]";
-
-    /// <summary>
     /// Row 79: invocations without an invocation id (fire-and-forget, as a client's <c>SendAsync</c> sends them) still reserve
     /// their answer, which is never written. They reserved it until the connection's next answer replaced it, and a
     /// replaced reservation was never returned: 14 such calls for the PDF spent the budget, and every client's
@@ -52,7 +45,7 @@ public sealed class HubHardeningTests(SqliteServices fixture)
                 senders.Add(sender);
                 for (var call = 0; call < 5; call++)
                 {
-                    await sender.SendJsonAsync("{\"type\":1," + id + HeldInvocation + "}", Token);
+                    await sender.SendJsonAsync("{\"type\":1," + id + RawHub.ReservedClone + "}", Token);
                 }
             }
 

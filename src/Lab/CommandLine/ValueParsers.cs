@@ -5,6 +5,19 @@ namespace ProtocolBench.Lab.CommandLine;
 /// <summary>Every option value both commands parse, in one place: numbers, lists, protocols, transports and the conditions.</summary>
 public static class ValueParsers
 {
+    public static readonly Func<string, Protocol> ParseProtocol = Choice("a protocol", (["rest"], Protocol.Rest), (["grpc"], Protocol.Grpc),
+        (["graphql"], Protocol.GraphQL), (["signalr"], Protocol.SignalR), (["signalr-messagepack", "signalr-msgpack"], Protocol.SignalRMessagePack));
+
+    public static readonly Func<string, Transport> ParseTransport = Choice("a transport", (["http"], Transport.Http), (["https"], Transport.Https));
+
+    public static readonly Func<string, DatabaseProvider> ParseDatabase = Choice("a database",
+        (["sqlite"], DatabaseProvider.Sqlite), (["postgres", "postgresql", "pg"], DatabaseProvider.PostgreSQL));
+
+    public static readonly Func<string, Compression> ParseCompression = Choice("a compression",
+        (["none"], Compression.None), (["gzip"], Compression.Gzip), (["br", "brotli"], Compression.Brotli));
+
+    public static readonly Func<string, ConnectionPolicy> ParseConnections = Choice("a connection policy", (["reuse"], ConnectionPolicy.Reuse), (["new"], ConnectionPolicy.New));
+
     public static int PositiveInt(ArgumentResult result) =>
         Parse(result, v => int.TryParse(v, NumberStyles.Integer, CultureInfo.InvariantCulture, out var n) && n > 0 ? n : throw new FormatException("must be a positive whole number"));
 
@@ -25,30 +38,6 @@ public static class ValueParsers
             return items.Count > 0 ? items : throw new FormatException("is an empty list");
         });
 
-    public static Protocol ParseProtocol(string value) => value.ToLowerInvariant() switch
-    {
-        "rest" => Protocol.Rest,
-        "grpc" => Protocol.Grpc,
-        "graphql" => Protocol.GraphQL,
-        "signalr" => Protocol.SignalR,
-        "signalr-messagepack" or "signalr-msgpack" => Protocol.SignalRMessagePack,
-        _ => throw new FormatException($"'{value}' is not a protocol: rest, grpc, graphql, signalr or signalr-messagepack"),
-    };
-
-    public static Transport ParseTransport(string value) => value.ToLowerInvariant() switch
-    {
-        "http" => Transport.Http,
-        "https" => Transport.Https,
-        _ => throw new FormatException($"'{value}' is not a transport: http or https"),
-    };
-
-    public static DatabaseProvider ParseDatabase(string value) => value.ToLowerInvariant() switch
-    {
-        "sqlite" => DatabaseProvider.Sqlite,
-        "postgres" or "postgresql" or "pg" => DatabaseProvider.PostgreSQL,
-        _ => throw new FormatException($"'{value}' is not a database: sqlite or postgres"),
-    };
-
     /// <summary>Runs a parser on the option's one token; a <see cref="FormatException"/> becomes the option's error.</summary>
     public static T Parse<T>(ArgumentResult result, Func<string, T> parse)
     {
@@ -65,18 +54,15 @@ public static class ValueParsers
         }
     }
 
-    public static Compression ParseCompression(string value) => value.ToLowerInvariant() switch
+    /// <summary>
+    /// A parser of one of a few names, case-insensitive; an unknown one is refused with the first name of each choice:
+    /// "'zip' is not a compression: none, gzip or br".
+    /// </summary>
+    private static Func<string, T> Choice<T>(string what, params (string[] Names, T Value)[] choices)
     {
-        "none" => Compression.None,
-        "gzip" => Compression.Gzip,
-        "br" or "brotli" => Compression.Brotli,
-        _ => throw new FormatException($"'{value}' is not a compression: none, gzip or br"),
-    };
-
-    public static ConnectionPolicy ParseConnections(string value) => value.ToLowerInvariant() switch
-    {
-        "reuse" => ConnectionPolicy.Reuse,
-        "new" => ConnectionPolicy.New,
-        _ => throw new FormatException($"'{value}' is not a connection policy: reuse or new"),
-    };
+        var byName = choices.SelectMany(c => c.Names.Select(name => (name, c.Value))).ToDictionary(c => c.name, c => c.Value, StringComparer.OrdinalIgnoreCase);
+        var listed = choices.Select(c => c.Names[0]).ToList();
+        var expected = $"{string.Join(", ", listed[..^1])} or {listed[^1]}";
+        return value => byName.TryGetValue(value, out var parsed) ? parsed : throw new FormatException($"'{value}' is not {what}: {expected}");
+    }
 }

@@ -80,11 +80,7 @@ public sealed partial class DelayerProcess : IAsyncDisposable
         info.Environment["DOTNET_NOLOGO"] = "1";
         var process = new Process { StartInfo = info };
         var delayer = new DelayerProcess(process, QueueRule(hostDevice, hostQueue));
-        process.OutputDataReceived += (_, e) => delayer.Heard(e.Data);
-        process.ErrorDataReceived += (_, e) => delayer.Heard(e.Data);
-        process.Start();
-        process.BeginOutputReadLine();
-        process.BeginErrorReadLine();
+        process.StartHearing(delayer.Heard);
         try
         {
             var exited = process.WaitForExitAsync(cancellationToken);

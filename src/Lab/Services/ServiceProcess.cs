@@ -130,11 +130,7 @@ public sealed partial class ServiceProcess : IDisposable
 
         var process = new Process { StartInfo = info, EnableRaisingEvents = true };
         var service = new ServiceProcess(spec, process);
-        process.OutputDataReceived += (_, e) => service.Remember(e.Data);
-        process.ErrorDataReceived += (_, e) => service.Remember(e.Data);
-        process.Start();
-        process.BeginOutputReadLine();
-        process.BeginErrorReadLine();
+        process.StartHearing(service.Remember);
         return service;
     }
 

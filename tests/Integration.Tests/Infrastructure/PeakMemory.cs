@@ -43,6 +43,13 @@ public sealed record PeakMemory(long BeforeMiB, long PeakMiB)
         }
     }
 
+    /// <summary>Asserts that the service's resident set came back within <see cref="BackWithinMiB"/> of <paramref name="beforeMiB"/>.</summary>
+    public static async Task AssertGivenBackAsync(ServiceProcess service, long beforeMiB, string who, CancellationToken cancellationToken)
+    {
+        var (after, _) = await SettledAsync(service, beforeMiB, cancellationToken);
+        Assert.True(after - beforeMiB <= BackWithinMiB, $"{who}: {after} MiB resident {SettleDeadline.TotalSeconds:0} s later, {beforeMiB} MiB before.");
+    }
+
     /// <summary>How long after a burst the memory has to be back.</summary>
     public static readonly TimeSpan SettleDeadline = TimeSpan.FromSeconds(10);
 

@@ -11,6 +11,13 @@ public sealed class RawHub : IDisposable
 {
     public const char RecordSeparator = '\u001e';
 
+    /// <summary>
+    /// The target and arguments of a call whose answer the budget reserves until sent: a clone of 1 MiB of control
+    /// characters (6 MiB of JSON, 8 MiB with its text; six fill the budget). The PDF was such a call until row 93.
+    /// </summary>
+    public static readonly string ReservedClone =
+        $"\"target\":\"Clone\",\"arguments\":[{JsonSerializer.Serialize(new string('\u0001', Limits.CloneTextMaxLength))},{Limits.CloneOutputMaxChars / Limits.CloneTextMaxLength}]";
+
     private readonly MemoryStream _received = new();
     private readonly List<long> _messageEnds = [];
 

@@ -76,6 +76,16 @@ public abstract class ServicesFixture : IAsyncLifetime
         return (await db.Authors.CountAsync(), await db.Books.CountAsync());
     }
 
+    /// <summary>Posts JSON that the service must refuse with 400 before it writes anything: the rows are the same after.</summary>
+    public async Task AssertRefusedWithNothingWrittenAsync(HttpClient http, string path, string json)
+    {
+        var before = await CountRowsAsync();
+        using var content = new StringContent(json, Encoding.UTF8, "application/json");
+        using var response = await http.PostAsync(path, content, Token);
+        Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
+        Assert.Equal(before, await CountRowsAsync());
+    }
+
     public async ValueTask InitializeAsync()
     {
         if (SkipReason is not null)

@@ -21,9 +21,10 @@ public sealed class WriteLoad : IAsyncDisposable
     private readonly List<IProtocolClient> _clients = [];
     private readonly Task _writers;
 
-    public WriteLoad(ServiceAddresses addresses, string marker, int writersPerProtocol = 3)
+    /// <param name="kind">The start of <see cref="Marker"/>, which a random tail makes the load's own.</param>
+    public WriteLoad(ServiceAddresses addresses, string kind, int writersPerProtocol = 3)
     {
-        Marker = marker;
+        Marker = $"{kind}-{Guid.NewGuid():N}"[..12];
         var options = new ClientOptions { Addresses = addresses, CallTimeout = TimeSpan.FromSeconds(20) };
         var writers = new List<Task>();
         foreach (var protocol in Protocols)
@@ -38,6 +39,7 @@ public sealed class WriteLoad : IAsyncDisposable
 
     public static IReadOnlyList<Protocol> Protocols { get; } = Display.Protocols;
 
+    /// <summary>What every name this load writes starts with (12 characters).</summary>
     public string Marker { get; }
 
     public IReadOnlyList<WriteAttempt> Attempts => [.. _attempts];
@@ -67,6 +69,16 @@ public sealed class WriteLoad : IAsyncDisposable
         Assert.True(wrong.Count == 0, $"{wrong.Count} failures were not UNAVAILABLE: {string.Join("; ", wrong.Take(10))}");
     }
 
+    /// <summary>The creates sent at or after <paramref name="from"/> and answered before <paramref name="to"/>: those the fault met whole.</summary>
+    public IReadOnlyList<WriteAttempt> During(DateTime from, DateTime to) => [.. Attempts.Where(a => a.Sent >= from && a.Ended < to)];
+
+    /// <summary>None of the creates the fault met was acknowledged, and every failure of the run was UNAVAILABLE.</summary>
+    public void AssertNoneAcknowledged(IReadOnlyList<WriteAttempt> during)
+    {
+        AssertFailuresAreUnavailable();
+        Assert.DoesNotContain(during, a => a.Acknowledged);
+    }
+
     /// <summary>Seconds from <paramref name="after"/> to the end of the first acknowledged create sent after it, per protocol.</summary>
     public IReadOnlyDictionary<Protocol, double> RecoverySeconds(DateTime after) => Protocols.ToDictionary(
         p => p,
@@ -81,6 +93,20 @@ public sealed class WriteLoad : IAsyncDisposable
         {
             await Task.Delay(100, cancellationToken);
         }
+    }
+
+    /// <summary>
+    /// After a fault's end: waits until every protocol writes again and the services say they are healthy (within
+    /// <paramref name="goalSeconds"/>), lets the writers run for <paramref name="settle"/> more, then stops them.
+    /// Returns the seconds the services took to say they are healthy.
+    /// </summary>
+    public async Task<double> StopAfterRecoveryAsync(DateTime faultEnded, HealthProbes health, double goalSeconds, TimeSpan settle, CancellationToken cancellationToken)
+    {
+        await WaitForRecoveryAsync(faultEnded, cancellationToken);
+        var healthyAfter = await health.WaitAsync(healthy: true, within: goalSeconds, cancellationToken);
+        await Task.Delay(settle, cancellationToken);
+        await StopAsync();
+        return healthyAfter;
     }
 
     /// <summary>The acknowledged creates chosen are all in the database, each under its id with its name.</summary>
