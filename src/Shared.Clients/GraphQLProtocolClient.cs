@@ -11,7 +11,6 @@ namespace ProtocolBench.Shared.Clients;
 /// </summary>
 public sealed class GraphQLProtocolClient(Transport transport, ClientOptions options) : HttpProtocolClient(Protocol.GraphQL, transport, options)
 {
-
     public override bool Offers(Operation operation) => operation.GraphQL is not null;
 
     public override async Task<TResult> CallAsync<TResult>(OperationCall<TResult> call, CancellationToken cancellationToken = default)

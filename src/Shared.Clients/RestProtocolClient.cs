@@ -6,7 +6,6 @@ namespace ProtocolBench.Shared.Clients;
 /// <summary>REST over HttpClient with source-generated System.Text.Json: each operation at the route its description gives (<see cref="RestRoute"/>).</summary>
 public sealed class RestProtocolClient(Transport transport, ClientOptions options) : HttpProtocolClient(Protocol.Rest, transport, options)
 {
-
     public override bool Offers(Operation operation) => operation.Rest is not null;
 
     public override async Task<TResult> CallAsync<TResult>(OperationCall<TResult> call, CancellationToken cancellationToken = default)

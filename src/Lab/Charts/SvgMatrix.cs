@@ -42,7 +42,7 @@ public static class SvgMatrix
         if (rows.Count == 0)
         {
             // A run interrupted before its first cell: the page and matrix.svg say so rather than fail to be written.
-            Text(body, Margin, y + 16, "No cell was measured.", "start", "");
+            Text(body, Margin, y + 16, "No cell was measured.", "start");
             y += 24;
         }
 
