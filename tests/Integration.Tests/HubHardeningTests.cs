@@ -58,7 +58,7 @@ public sealed class HubHardeningTests(SqliteServices fixture)
             senders.ForEach(s => s.Dispose());
         }
 
-        var (after, _) = await PeakMemory.SettledAsync(Service, before, Token);
+        var (after, _) = await PeakMemory.SettledAsync(Service, before, ReadAsync, Token);
         var closed = await CallTiming.MedianSecondsAsync(ReadAsync);
         TestContext.Current.TestOutputHelper?.WriteLine(
             $"1 MiB of text in {unloaded:F3} s unloaded, {held:F3} s beside 100 fire-and-forget calls on 20 open connections, {closed:F3} s after they closed; {before} → {after} MiB resident");
@@ -155,7 +155,7 @@ public sealed class HubHardeningTests(SqliteServices fixture)
             holders.ForEach(h => h.Dispose());
         }
 
-        var (after, settled) = await PeakMemory.SettledAsync(Service, memory.BeforeMiB, Token);
+        var (after, settled) = await PeakMemory.SettledAsync(Service, memory.BeforeMiB, () => client.GetPdfAsync(Token), Token);
         TestContext.Current.TestOutputHelper?.WriteLine(
             $"{Connections} unfinished messages in {frames}: memory {memory}, {after} MiB {settled:F1} s after they closed; the PDF in {loaded:F3} s beside them, {unloaded:F3} s unloaded");
         Assert.True(memory.GrowthMiB <= PeakMemory.BoundMiB, $"Unfinished messages grew the service by {memory}.");
