@@ -16,7 +16,7 @@ public sealed class GraphQLOverHttpTests(SqliteServices fixture)
     {
         // graphql-http's audits ask for __type four times, and introspection is on only in Development; so the audit runs
         // against a Development instance of the same service (docs/fault-table.md, row 56).
-        var folder = await NodePrograms.PrepareAsync("graphql-http-audit", Token);
+        var folder = await NodePrograms.PrepareAsync("tests/graphql-http-audit", Token);
 
         var database = Path.Combine(Path.GetTempPath(), $"protocolbench-audit-{Guid.NewGuid():N}.db");
         try

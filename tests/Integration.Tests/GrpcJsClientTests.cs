@@ -1,13 +1,19 @@
 namespace ProtocolBench.Integration.Tests;
 
 /// <summary>
-/// gRPC as a client ProtocolBench did not write sees it: @grpc/grpc-js (tests/grpc-js-client), from nothing but the .proto.
-/// Bad arguments are INVALID_ARGUMENT with REST's message, whatever the call reserves from the response budget (those
-/// whose answer could be large used to end without a grpc-status: grpc-js said "Call ended without gRPC status").
+/// gRPC as a client ProtocolBench did not write sees it: @grpc/grpc-js, from nothing but the .proto, through the example
+/// docs/services.md gives users (src/Grpc.Service/examples/node-client.mjs). Its own checks pass, and bad arguments are
+/// INVALID_ARGUMENT with REST's message, whatever the call reserves from the response budget (those whose answer could
+/// be large used to end without a grpc-status: grpc-js said "Call ended without gRPC status").
 /// </summary>
 [Collection(SqliteCollection.Name)]
 public sealed class GrpcJsClientTests(SqliteServices fixture)
 {
+    /// <summary>The gRPC client docs/services.md gives users, and its folder.</summary>
+    private const string ExampleFolder = "src/Grpc.Service/examples";
+
+    private const string Example = "node-client.mjs";
+
     private static readonly string Text1024 = new('b', 1024);
 
     /// <summary>Each call as grpc-js sends it, and the same call on the project's REST client, whose message is the reference.</summary>
@@ -46,7 +52,22 @@ public sealed class GrpcJsClientTests(SqliteServices fixture)
         }
     }
 
-    /// <summary>Runs tests/grpc-js-client/calls.mjs against the gRPC service; its results by call name.</summary>
+    /// <summary>The example as a user runs it: every kind of call once (reflection, health, searches, files, a stream), checked.</summary>
+    [Theory]
+    [InlineData(Transport.Http)]
+    [InlineData(Transport.Https)]
+    public async Task TheExamplesOwnChecksPass(Transport transport)
+    {
+        var folder = await NodePrograms.PrepareAsync(ExampleFolder, Token);
+        var address = fixture.Addresses.BaseUri(Protocol.Grpc, transport).ToString().TrimEnd('/');
+        var (exit, output, error) = await NodePrograms.RunAsync("node", [Example, address], folder, TimeSpan.FromMinutes(2), Token);
+        TestContext.Current.TestOutputHelper?.WriteLine(output + error);
+        Assert.True(exit == 0, $"{Example} {address} exited {exit}:\n{output}{error}");
+        Assert.EndsWith("all checks passed", output.TrimEnd());
+        Assert.DoesNotContain("FAIL", output);
+    }
+
+    /// <summary>Runs the example with a file of calls against the gRPC service; its results by call name.</summary>
     private Task<Dictionary<string, JsonNode>> CallWithGrpcJsAsync(Transport transport, IReadOnlyList<object> calls) =>
-        NodePrograms.CallAsync("grpc-js-client", fixture.Addresses.BaseUri(Protocol.Grpc, transport).ToString(), calls, [], Token);
+        NodePrograms.CallAsync(ExampleFolder, Example, fixture.Addresses.BaseUri(Protocol.Grpc, transport).ToString(), calls, [], Token);
 }

@@ -87,5 +87,5 @@ public sealed class SignalRJsClientTests(SqliteServices fixture)
     /// <summary>Runs tests/signalr-js-client/calls.mjs against the SignalR service; its results by call name.</summary>
     private Task<Dictionary<string, JsonNode>> CallWithNodeAsync(Transport transport, string hubProtocol, IReadOnlyList<object> calls) =>
         NodePrograms.CallAsync(
-            "signalr-js-client", fixture.Addresses.BaseUri(Protocol.SignalR, transport).ToString(), calls, ["--protocol", hubProtocol], Token);
+            "tests/signalr-js-client", "calls.mjs", fixture.Addresses.BaseUri(Protocol.SignalR, transport).ToString(), calls, ["--protocol", hubProtocol], Token);
 }

@@ -1,12 +1,17 @@
 // A gRPC client ProtocolBench did not write: grpc-js, driven by nothing but the service's .proto file.
-// It calls every kind of operation once, prints what it got and checks it against docs/methodology.md and docs/limits-and-errors.md.
+// Given only an address, it calls every kind of operation once, prints what it got and checks it against
+// docs/methodology.md and docs/limits-and-errors.md; exit code 1 if any check failed.
+// Given a file of calls too, it makes those calls and prints one JSON line each: { name, code, details } on an error,
+// { name, code: "OK", reply } otherwise (GrpcJsClientTests sends its bad arguments this way); exit code 0.
 //
-//   npm install                                     (in this folder, once)
-//   node node-client.mjs http://127.0.0.1:5200      (h2c, HTTP/2 prior knowledge)
-//   node node-client.mjs https://localhost:5201     (TLS, trusting only certs/protocolbench.crt)
+//   npm ci                                                 (in this folder, once)
+//   node node-client.mjs http://127.0.0.1:5200             (h2c, HTTP/2 prior knowledge)
+//   node node-client.mjs https://localhost:5201            (TLS, trusting only certs/protocolbench.crt)
+//   node node-client.mjs http://127.0.0.1:5200 calls.json  (calls.json: [{ "name": "...", "service": "Payloads",
+//                                                           "method": "GetInts", "request": { "count": 100001 } }, ...])
 //
 // Options: --proto PATH (default ../Protos/protocolbench.proto), --cert PATH (default ../../../certs/protocolbench.crt).
-// Exit code 1 if any check failed.
+// Every call has a 30 s deadline.
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +27,10 @@ const { values: flags, positionals } = parseArgs({
     cert: { type: 'string', default: here('../../../certs/protocolbench.crt') },
   },
 });
+if (positionals.length > 2) {
+  console.error('Usage: node node-client.mjs [http://host:port | https://host:port] [calls.json]');
+  process.exit(2);
+}
 const address = new URL(positionals[0] ?? 'http://127.0.0.1:5200');
 const credentials = address.protocol === 'https:'
   ? grpc.credentials.createSsl(readFileSync(flags.cert)) // this root only; the host name is checked as usual
@@ -123,8 +132,22 @@ function listServices() {
   });
 }
 
-console.log(`gRPC ${address.protocol === 'https:' ? 'TLS' : 'h2c'} ${target}, proto ${flags.proto}`);
-try {
+// With a file of calls: each call's outcome as one JSON line, in order; the caller checks them.
+async function makeCalls(file) {
+  const services = { Payloads: payloads, Authors: authors };
+  for (const { name, service, method, request } of JSON.parse(readFileSync(file, 'utf8'))) {
+    if (typeof services[service]?.[method] !== 'function') {
+      throw new Error(`${name}: no method ${service}.${method} (services: Payloads, Authors; methods as in the .proto)`);
+    }
+    const outcome = await unary(services[service], method, request).then(
+      (reply) => ({ code: 'OK', reply }),
+      (error) => ({ code: statusName(error.code), details: error.details }));
+    console.log(JSON.stringify({ name, ...outcome }));
+  }
+}
+
+async function checkEveryKindOfCall() {
+  console.log(`gRPC ${address.protocol === 'https:' ? 'TLS' : 'h2c'} ${target}, proto ${flags.proto}`);
   check('reflection services', (await listServices()).sort().join(', '));
   check('health Check ""', (await unary(health, 'Check', { service: '' })).status, 'SERVING');
   check('health Check protocolbench.v1.Authors', (await unary(health, 'Check', { service: 'protocolbench.v1.Authors' })).status, 'SERVING');
@@ -160,6 +183,11 @@ try {
   const streamed = Buffer.concat(chunks);
   check(`StreamPdf ${chunks.length} chunks, total_length ${announced}, bytes`, streamed.length, announced);
   check('StreamPdf sha256', sha256(streamed), '542c1e8524ff7ed33203ccdc33d2df38f79c7ce8530d0dedb4b3122b099c1d74');
+}
+
+const calls = positionals[1];
+try {
+  await (calls ? makeCalls(calls) : checkEveryKindOfCall());
 } catch (error) {
   // An unexpected failure (server down, wrong certificate, ...): one line, not a stack trace.
   failed += 1;
@@ -169,5 +197,7 @@ try {
     client.close();
   }
 }
-console.log(failed === 0 ? 'all checks passed' : `${failed} check(s) failed`);
+if (!calls) {
+  console.log(failed === 0 ? 'all checks passed' : `${failed} check(s) failed`);
+}
 process.exitCode = failed === 0 ? 0 : 1;

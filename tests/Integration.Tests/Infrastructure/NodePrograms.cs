@@ -1,15 +1,15 @@
 namespace ProtocolBench.Integration.Tests.Infrastructure;
 
 /// <summary>
-/// Node.js programs in tests/ (clients ProtocolBench did not write: graphql-http's audit, @grpc/grpc-js): their packages
-/// installed once with npm ci from the committed lock file, then run with a time limit.
+/// Node.js programs (clients ProtocolBench did not write: graphql-http's audit, @microsoft/signalr, and the gRPC example's
+/// @grpc/grpc-js): their packages installed once with npm ci from the committed lock file, then run with a time limit.
 /// </summary>
 public static class NodePrograms
 {
-    /// <summary>tests/<paramref name="name"/>, with its node_modules installed.</summary>
-    public static async Task<string> PrepareAsync(string name, CancellationToken cancellationToken)
+    /// <summary>The folder <paramref name="path"/> (from the project's root), with its node_modules installed.</summary>
+    public static async Task<string> PrepareAsync(string path, CancellationToken cancellationToken)
     {
-        var folder = Path.Combine(ProjectPaths.RootOrCurrent, "tests", name);
+        var folder = Path.Combine(ProjectPaths.RootOrCurrent, path);
         if (!Directory.Exists(Path.Combine(folder, "node_modules")))
         {
             var (installed, output, error) = await RunAsync("npm", ["ci", "--no-audit", "--no-fund"], folder, TimeSpan.FromMinutes(3), cancellationToken);
@@ -20,21 +20,22 @@ public static class NodePrograms
     }
 
     /// <summary>
-    /// Runs tests/<paramref name="name"/>/calls.mjs against <paramref name="address"/> with <paramref name="calls"/> written to
-    /// a file, and returns its one JSON line per call by the call's name; asserts it exited 0 and answered every call.
+    /// Runs <paramref name="program"/> in the folder <paramref name="path"/> against <paramref name="address"/> with
+    /// <paramref name="calls"/> written to a file, and returns its one JSON line per call by the call's name; asserts it
+    /// exited 0 and answered every call.
     /// </summary>
     public static async Task<Dictionary<string, JsonNode>> CallAsync(
-        string name, string address, IReadOnlyList<object> calls, string[] options, CancellationToken cancellationToken)
+        string path, string program, string address, IReadOnlyList<object> calls, string[] options, CancellationToken cancellationToken)
     {
-        var folder = await PrepareAsync(name, cancellationToken);
-        var file = Path.Combine(Path.GetTempPath(), $"protocolbench-{name}-{Guid.NewGuid():N}.json");
+        var folder = await PrepareAsync(path, cancellationToken);
+        var file = Path.Combine(Path.GetTempPath(), $"protocolbench-calls-{Guid.NewGuid():N}.json");
         try
         {
             await File.WriteAllTextAsync(file, JsonSerializer.Serialize(calls), cancellationToken);
             var (exit, output, error) = await RunAsync(
-                "node", ["calls.mjs", address.TrimEnd('/'), file, .. options], folder, TimeSpan.FromMinutes(2), cancellationToken);
+                "node", [program, address.TrimEnd('/'), file, .. options], folder, TimeSpan.FromMinutes(2), cancellationToken);
             TestContext.Current.TestOutputHelper?.WriteLine(output + error);
-            Assert.True(exit == 0, $"calls.mjs failed ({exit}):\n{output}{error}");
+            Assert.True(exit == 0, $"{program} failed ({exit}):\n{output}{error}");
             var results = output.Split('\n', StringSplitOptions.RemoveEmptyEntries).Select(line => JsonNode.Parse(line)!)
                 .ToDictionary(r => r["name"]!.GetValue<string>());
             Assert.Equal(calls.Count, results.Count);

@@ -41,8 +41,19 @@ public abstract class ServicesFixture : IAsyncLifetime
 
     protected abstract string ConnectionString { get; }
 
-    /// <summary>Marks the calling test skipped, with the reason, when this fixture's database is not configured.</summary>
-    public void EnsureAvailable() => Assert.SkipWhen(SkipReason is not null, SkipReason ?? "");
+    /// <summary>
+    /// Marks the calling test skipped, with the reason, when this fixture's database is not configured; fails it, with the
+    /// service's exit code and last lines, when one of the services has exited (every later test would otherwise say only
+    /// "connection refused").
+    /// </summary>
+    public void EnsureAvailable()
+    {
+        Assert.SkipWhen(SkipReason is not null, SkipReason ?? "");
+        if (_services?.Processes.FirstOrDefault(p => p.HasExited) is { } gone)
+        {
+            Assert.Fail($"{gone.Spec.Name} (pid {gone.Id}) exited with code {gone.ExitCode} while its tests ran; its last lines:\n{gone.Tail()}");
+        }
+    }
 
     public IProtocolClient Client(Protocol protocol, Transport transport)
     {
