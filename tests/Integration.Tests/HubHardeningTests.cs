@@ -58,13 +58,17 @@ public sealed class HubHardeningTests(SqliteServices fixture)
             senders.ForEach(s => s.Dispose());
         }
 
-        var (after, _) = await PeakMemory.SettledAsync(Service, before, ReadAsync, Token);
+        // What the calls left referenced, read after a full collection: the service reclaims on its own only after a burst
+        // that ran the response budget out, and these 100 calls run it out or not as the machine's speed has them overlap;
+        // when they do not, server GC may keep their garbage committed (+81 to +85 MiB in three full runs, 29–30 November).
+        await InducedCollection.RunAsync(Service, Token);
+        var (after, _) = await PeakMemory.SettledAsync(Service, before, Token);
         var closed = await CallTiming.MedianSecondsAsync(ReadAsync);
         TestContext.Current.TestOutputHelper?.WriteLine(
             $"1 MiB of text in {unloaded:F3} s unloaded, {held:F3} s beside 100 fire-and-forget calls on 20 open connections, {closed:F3} s after they closed; {before} → {after} MiB resident");
         Assert.True(held <= unloaded + 1, $"{held:F2} s for 1 MiB of text beside the fire-and-forget calls, {unloaded:F3} s unloaded.");
         Assert.True(closed <= unloaded + 1, $"{closed:F2} s for 1 MiB of text after the senders closed, {unloaded:F3} s unloaded.");
-        Assert.True(after - before <= PeakMemory.BackWithinMiB, $"{after} MiB resident 10 s after the senders closed, {before} MiB before.");
+        Assert.True(after - before <= PeakMemory.BackWithinMiB, $"{after} MiB resident after a full collection once the senders closed, {before} MiB before.");
         Assert.Equal(rows, await fixture.CountRowsAsync());
         AssertServingAndNoErrorLogged();
     }
@@ -155,7 +159,7 @@ public sealed class HubHardeningTests(SqliteServices fixture)
             holders.ForEach(h => h.Dispose());
         }
 
-        var (after, settled) = await PeakMemory.SettledAsync(Service, memory.BeforeMiB, () => client.GetPdfAsync(Token), Token);
+        var (after, settled) = await PeakMemory.SettledAsync(Service, memory.BeforeMiB, Token);
         TestContext.Current.TestOutputHelper?.WriteLine(
             $"{Connections} unfinished messages in {frames}: memory {memory}, {after} MiB {settled:F1} s after they closed; the PDF in {loaded:F3} s beside them, {unloaded:F3} s unloaded");
         Assert.True(memory.GrowthMiB <= PeakMemory.BoundMiB, $"Unfinished messages grew the service by {memory}.");

@@ -26,12 +26,9 @@ public sealed record PeakMemory(long BeforeMiB, long PeakMiB)
 
     /// <summary>
     /// The resident set once it is back within <see cref="BackWithinMiB"/> of <paramref name="beforeMiB"/>, read every
-    /// quarter second, or as it stands 10 s after the call (the bound's deadline): the caller asserts on it. Between reads
-    /// a normal client calls (<paramref name="serving"/>): a .NET service gives back what it no longer holds at its next
-    /// collection, and a service at rest runs none, so an idle wait would count garbage as held (stop 76's red).
+    /// quarter second, or as it stands 10 s after the call (the bound's deadline): the caller asserts on it.
     /// </summary>
-    public static async Task<(long ResidentMiB, double Seconds)> SettledAsync(
-        ServiceProcess service, long beforeMiB, Func<Task> serving, CancellationToken cancellationToken)
+    public static async Task<(long ResidentMiB, double Seconds)> SettledAsync(ServiceProcess service, long beforeMiB, CancellationToken cancellationToken)
     {
         var waited = Stopwatch.StartNew();
         while (true)
@@ -42,16 +39,14 @@ public sealed record PeakMemory(long BeforeMiB, long PeakMiB)
                 return (resident, waited.Elapsed.TotalSeconds);
             }
 
-            await serving();
             await Task.Delay(TimeSpan.FromMilliseconds(250), cancellationToken);
         }
     }
 
     /// <summary>Asserts that the service's resident set came back within <see cref="BackWithinMiB"/> of <paramref name="beforeMiB"/>.</summary>
-    public static async Task AssertGivenBackAsync(
-        ServiceProcess service, long beforeMiB, Func<Task> serving, string who, CancellationToken cancellationToken)
+    public static async Task AssertGivenBackAsync(ServiceProcess service, long beforeMiB, string who, CancellationToken cancellationToken)
     {
-        var (after, _) = await SettledAsync(service, beforeMiB, serving, cancellationToken);
+        var (after, _) = await SettledAsync(service, beforeMiB, cancellationToken);
         Assert.True(after - beforeMiB <= BackWithinMiB, $"{who}: {after} MiB resident {SettleDeadline.TotalSeconds:0} s later, {beforeMiB} MiB before.");
     }
 
