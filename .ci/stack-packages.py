@@ -1,4 +1,4 @@
-"""Every file a foreign client stack loads comes from its install line (issue 63).
+"""Every file a foreign client stack loads comes from its install line (issue 63), the Locust engine's too (issue 67).
 
 A package installed by hand on one machine hides a package missing from the install line: that machine is green, a new
 one is red. So for the JMeter and the Python stacks this lists what each loads (the JMeter stack's classpath, the jars
@@ -94,29 +94,33 @@ def jmeter_files():
     return files
 
 
-# What the interpreter loads to import cell.py beyond what it had loaded at start (a .pth file of a package installed
-# for something else, setuptools' _distutils_hack say, is loaded by every Python here but not needed by the stack).
+# What the interpreter loads to import a stack's program beyond what it had loaded at start (a .pth file of a package
+# installed for something else, setuptools' _distutils_hack say, is loaded by every Python here but not needed by the
+# stack), with the modules named after it (a Locust worker runs `python3 -m locust`: locust.main).
 PYTHON_LOADS = """
-import importlib.util, sys
+import importlib, importlib.util, os, sys
 def loaded():
     files = {getattr(m, "__file__", None) for m in list(sys.modules.values())}
     with open("/proc/self/maps") as maps:
         files |= {line.split(None, 5)[5].strip() for line in maps if len(line.split(None, 5)) == 6}
     return {f for f in files if f and f.startswith("/") and (f.endswith((".py", ".so")) or ".so." in f)}
 at_start = loaded()
-spec = importlib.util.spec_from_file_location("cell", sys.argv[1])
+sys.path.insert(0, os.path.dirname(sys.argv[1]))
+spec = importlib.util.spec_from_file_location("program", sys.argv[1])
 spec.loader.exec_module(importlib.util.module_from_spec(spec))
+for name in sys.argv[2:]:
+    importlib.import_module(name)
 print("\\n".join(sorted(loaded() - at_start | {sys.executable})))
 """
 
 
-def python_files():
-    """Every module file and shared object Debian's Python loads to import cell.py, and the interpreter itself."""
-    result = subprocess.run(["/usr/bin/python3", "-c", PYTHON_LOADS, os.path.join(STACKS, "python", "cell.py")],
+def python_files(stack, program, *modules):
+    """Every module file and shared object Debian's Python loads to import the stack's program, and the interpreter itself."""
+    result = subprocess.run(["/usr/bin/python3", "-c", PYTHON_LOADS, os.path.join(STACKS, stack, program), *modules],
                             capture_output=True, text=True)
     if result.returncode != 0:
-        raise SystemExit(f"python: /usr/bin/python3 cannot import cell.py's modules: {result.stderr.strip().splitlines()[-1:]}")
-    # The cell's own source is the project's.
+        raise SystemExit(f"{stack}: /usr/bin/python3 cannot import {program}'s modules: {result.stderr.strip().splitlines()[-1:]}")
+    # The stack's own sources are the project's.
     return {path: None for path in result.stdout.splitlines() if not path.startswith(ROOT)}
 
 
@@ -142,4 +146,6 @@ def check(stack, files):
 
 
 if __name__ == "__main__":
-    sys.exit(1 if check("jmeter", jmeter_files()) + check("python", python_files()) else 0)
+    failures = check("jmeter", jmeter_files()) + check("python", python_files("python", "cell.py"))
+    failures += check("locust", python_files("locust", "master.py", "locust.main"))
+    sys.exit(1 if failures else 0)

@@ -63,6 +63,22 @@ public static class LoadTestCommandLine
             Description = "Small and bounded (CI): users 1,4 × 10 requests on search-11, search-111, create (warm-up 10); paced 5/s × 10 on clone-hello; " +
                           "rate 20,40,80/s on search-11 (steps of 1 s, up to 4 s for 200 requests); timeout 10 s; options given explicitly win",
         };
+        var engine = new Option<UserEngine>("--engine")
+        {
+            Description = "users: who drives the virtual users: dotnet (this process) or locust (Locust's master and workers, tools/stacks/locust/)",
+            HelpName = "dotnet|locust",
+            CustomParser = r => r.Tokens[0].Value switch
+            {
+                "dotnet" => UserEngine.Dotnet,
+                "locust" => UserEngine.Locust,
+                var other => Error(r, $"'{other}' is not an engine: dotnet or locust.", UserEngine.Dotnet),
+            },
+        };
+        var locustWorkers = new Option<int?>("--locust-workers")
+        {
+            Description = "--engine locust: workers started on this machine (default: one per core the driver may use)", HelpName = "N",
+            CustomParser = r => ValueParsers.PositiveInt(r),
+        };
         var failOnErrors = new Option<bool>("--fail-on-errors") { Description = "Exit 1 if any request failed or timed out" };
         var keepCreated = new Option<bool>("--keep-created") { Description = "Keep the authors the create scenario made (default: deleted after the check)" };
         var rates = new Option<IReadOnlyList<double>>("--rates")
@@ -90,7 +106,7 @@ public static class LoadTestCommandLine
         foreach (var option in new Option[]
                  {
                      protocols, transports, scenarios, users, requests, warmup, warmupTotal, pacedWarmup, rate, count, timeout, usersPerConnection,
-                     quick, failOnErrors, keepCreated, rates, stepSeconds, p99Bound, duration, checkUsers, checkRounds, checkRate,
+                     quick, engine, locustWorkers, failOnErrors, keepCreated, rates, stepSeconds, p99Bound, duration, checkUsers, checkRounds, checkRate,
                  })
         {
             root.Options.Add(option);
@@ -147,6 +163,12 @@ public static class LoadTestCommandLine
                 CheckRounds = Pick(checkRounds, 1),
                 CheckRate = Pick(checkRate, 20),
             };
+            if (result.GetValue(engine) == UserEngine.Locust)
+            {
+                var (versions, workers) = LocustWorkers(result.GetValue(locustWorkers), chosenMode, settings);
+                options = options with { Engine = UserEngine.Locust, LocustWorkers = workers, LocustVersions = versions };
+            }
+
             if (chosenMode == Mode.DriverCheck && given is not null)
             {
                 options = options with { CheckScenario = given.Count == 1 ? given[0] : throw new UsageException("driver-check takes one scenario.") };
@@ -169,6 +191,28 @@ public static class LoadTestCommandLine
             Console.Error.WriteLine(e.Message);
             return (null, ExitCodes.BadUsage);
         }
+    }
+
+    /// <summary>
+    /// --engine locust's workers: as many as asked, or one per core the driver may use; refused where it cannot run as asked
+    /// (another mode, HTTP/2, a stack that is not installed: the install line).
+    /// </summary>
+    private static (string Versions, int Workers) LocustWorkers(int? asked, Mode mode, CommonSettings settings)
+    {
+        if (mode is not (Mode.Users or Mode.All))
+        {
+            throw new UsageException("--engine locust drives the virtual-user study: the modes users and all.");
+        }
+
+        if (settings.Http2)
+        {
+            throw new UsageException("--engine locust sends REST and GraphQL over HTTP/1.1 (Python's http.client): leave out --http2.");
+        }
+
+        var (versions, missing) = LocustStack.Probe();
+        return versions is null
+            ? throw new UsageException(missing!)
+            : (versions, asked ?? (settings.Pinning.ClientCpus is { } cpus ? Pinning.Count(cpus) : Environment.ProcessorCount));
     }
 
     private static Option<int> IntOption(string name, string description, int value, Func<System.CommandLine.Parsing.ArgumentResult, int> parse) =>

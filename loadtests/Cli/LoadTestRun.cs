@@ -46,6 +46,7 @@ public static class LoadTestRun
         var exit = 0;
         ServiceSession? services = null;
         ClientPool? pool = null;
+        LocustUsers? locust = null;
         VirtualUserStudy? users = null;
         PacedStudy? paced = null;
         RateSweep? sweep = null;
@@ -54,7 +55,8 @@ public static class LoadTestRun
         {
             services = await StartServicesAsync(options, interruption.Token);
             pool = new ClientPool(ClientOptionsFor(options, services.Addresses), options);
-            users = new VirtualUserStudy(options, pool, services, results, created);
+            locust = options.Engine == UserEngine.Locust ? new LocustUsers(options, ClientOptionsFor(options, services.Addresses), results, Log) : null;
+            users = new VirtualUserStudy(options, pool, services, results, created, locust);
             paced = new PacedStudy(options, pool, services, results, created);
             sweep = new RateSweep(options, pool, services, results, created);
             var check = new DriverCheck(options, pool, services, results, pinning.ClientCpus, sweep);
@@ -108,6 +110,11 @@ public static class LoadTestRun
             await pool.DisposeAsync();
         }
 
+        if (locust is not null)
+        {
+            await locust.DisposeAsync();
+        }
+
         // Whatever happens from here on, the session is disposed at the end: the services stopped, a shaped link removed.
         RunReport report;
         try
@@ -132,6 +139,13 @@ public static class LoadTestRun
             }
 
             var userCells = users?.Cells ?? [];
+            foreach (var failed in userCells.Where(c => c.Status.StartsWith("failed:", StringComparison.Ordinal)))
+            {
+                // A Locust cell that lost a worker or could not start: failed and named, never half-counted.
+                problems.Add($"{failed.Scenario.Name} {Display.Of(failed.Protocol, failed.Transport)} ×{failed.Users}: {failed.Status}");
+                exit = exit == 0 ? ExitCodes.CheckFailed : exit;
+            }
+
             var pacedCells = paced?.Cells ?? [];
             var rateCells = sweep?.Cells ?? [];
             var cleanup = await CleanUpAsync(options, services, created, userCells, pacedCells, rateCells);
@@ -151,7 +165,7 @@ public static class LoadTestRun
                 Conditions = services is null ? common.Conditions : await services.AppliedAsync(common.Conditions),
             };
             report = new RunReport(
-                run, options.Mode.ToString().ToLowerInvariant(), problems, SettingsFor(options), userCells, pacedCells,
+                run, options.Mode.ToString().ToLowerInvariant(), problems, SettingsFor(options, locust), userCells, pacedCells,
                 PaperFindings.Compare(userCells, pacedCells), driverCheck, cleanup, rateCells);
             results.WriteAll(report, users?.Histograms ?? new Dictionary<string, LongHistogram>());
             ConsoleReport.Write(report, results.Path);
@@ -216,9 +230,12 @@ public static class LoadTestRun
         MaxConnectionsPerServer = Math.Max(Math.Max(options.Users.Max(), options.CheckUsers), options.Mode == Mode.Rate ? RateSweep.Clients : 0),
     };
 
-    private static Settings SettingsFor(LoadTestOptions o) => new(
+    private static Settings SettingsFor(LoadTestOptions o, LocustUsers? locust) => new(
         o.Protocols, o.Transports, o.Users, o.Requests, o.WarmupPerUser, o.WarmupTotal, o.UserScenarios, o.PacedScenarios, o.Rate, o.Count, o.PacedWarmup,
-        o.Timeout.TotalSeconds, o.UsersPerHttp2Connection, o.Quick, o.RateScenarios, o.Rates, o.StepDuration.TotalSeconds, o.P99Bound.TotalMilliseconds);
+        o.Timeout.TotalSeconds, o.UsersPerHttp2Connection, o.Quick, o.RateScenarios, o.Rates, o.StepDuration.TotalSeconds, o.P99Bound.TotalMilliseconds)
+    {
+        UserDriver = locust?.Description,
+    };
 
     /// <summary>Deletes the authors this run created, after they were checked, so the database does not grow run after run.</summary>
     private static async Task<string?> CleanUpAsync(

@@ -145,20 +145,7 @@ public static class LoadReport
         };
         if (r.Users.Count > 0)
         {
-            rows.AddRange([
-                ("Virtual users", $"{string.Join(", ", s.Users)} users × {s.RequestsPerUser} requests each, back to back, no think time; scenarios {string.Join(", ", s.UserScenarios)}"),
-                ("Warm-up", $"before each cell, every user sends at least {s.WarmupPerUser} request(s) and the users at least {s.WarmupTotal} in all " +
-                            "(opening their connections, letting the service compile its code at full tier); excluded from every figure"),
-                ("Connections per cell", r.Run.Conditions.Connections == ConnectionPolicy.New
-                    ? "a new one for every request (conns: how many the cell opened)"
-                    : $"HTTP/1.1: one per user; HTTP/2: one per {s.UsersPerHttp2Connection} users (a client, hence a connection, each)"),
-                ("Throughput", "successful requests ÷ wall time from the moment all users start to the moment the last one ends"),
-                ("Latency", "successful requests only; HdrHistogram (µs, 3 significant digits), one per user, merged with `Add`"),
-                ("Server cost", "per request sent: the service's CPU time (user + system) and allocations by its runtime's own account " +
-                                "(System.Runtime meter over EventPipe), read with the service idle just before the users start and after " +
-                                "the last one ends; client CPU: this process over the same requests " +
-                                "([method](../../docs/methodology.md#what-an-operation-costs-the-service)). " + CpuAccounts.Check(r.Users.Select(c => c.Cost))),
-            ]);
+            rows.AddRange(UserSetup.Rows(r));
         }
 
         if (r.RateCells.Count > 0)
@@ -182,7 +169,8 @@ public static class LoadReport
         rows.AddRange([
             ("Timeout", $"{s.TimeoutSeconds:0.#} s on every request (HttpClient timeout, gRPC deadline, and a cancellation backstop 1 s later)"),
             ("Bytes", "counted at the client's sockets: plaintext on HTTP, TLS records on HTTPS; MB = 10⁶ bytes, KB = 10³" +
-                      (r.Run.Conditions.Client == ClientStack.Dotnet ? "" : "; not read through another client stack")),
+                      (r.Run.Conditions.Client == ClientStack.Dotnet ? "" : "; not read through another client stack") +
+                      (s.UserDriver is null ? "" : "; not read for Locust's users")),
             ("Responses", "every response is checked before it counts (row counts, lengths, values); a wrong one counts as failed"),
         ]);
         return r.Run.Setup([.. rows]);

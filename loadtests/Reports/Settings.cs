@@ -19,4 +19,8 @@ public sealed record Settings(
     IReadOnlyList<Scenario> RateScenarios,
     IReadOnlyList<double> Rates,
     double StepSeconds,
-    double P99BoundMs);
+    double P99BoundMs)
+{
+    /// <summary>Who drove the virtual users when it was not this process (--engine locust): the engine, its versions and its workers.</summary>
+    public string? UserDriver { get; init; }
+}

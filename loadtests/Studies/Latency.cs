@@ -13,4 +13,20 @@ public sealed record Latency(long Count, double MeanMs, double P50Ms, double P90
             h.GetValueAtPercentile(95) / 1000.0,
             h.GetValueAtPercentile(99) / 1000.0,
             h.GetMaxValue() / 1000.0);
+
+    /// <summary>
+    /// The figures of every time itself (µs), not of a histogram's buckets: a percentile is the smallest time that at least
+    /// that share of the times do not exceed (the nearest rank, as HdrHistogram reads its buckets).
+    /// </summary>
+    public static Latency FromMicros(IReadOnlyList<long> micros)
+    {
+        if (micros.Count == 0)
+        {
+            return new Latency(0, double.NaN, double.NaN, double.NaN, double.NaN, double.NaN, double.NaN);
+        }
+
+        var sorted = micros.Order().ToArray();
+        double At(double percentile) => sorted[Math.Max(0, (int)Math.Ceiling(percentile * sorted.Length / 100) - 1)] / 1000.0;
+        return new Latency(sorted.Length, sorted.Average() / 1000, At(50), At(90), At(95), At(99), sorted[^1] / 1000.0);
+    }
 }

@@ -30,6 +30,15 @@ public sealed record LoadTestOptions
 
     public IReadOnlyList<Scenario> UserScenarios { get; init; } = DefaultUserScenarios;
 
+    /// <summary>Who drives the virtual users: this process (the default) or Locust's master and workers (<see cref="LocustUsers"/>).</summary>
+    public UserEngine Engine { get; init; } = UserEngine.Dotnet;
+
+    /// <summary>--engine locust: the workers started on this machine (default: one per core the driver may use).</summary>
+    public int LocustWorkers { get; init; } = 1;
+
+    /// <summary>--engine locust: the stack's versions, as its master says them.</summary>
+    public string? LocustVersions { get; init; }
+
     public IReadOnlyList<Scenario> PacedScenarios { get; init; } = DefaultPacedScenarios;
 
     /// <summary>Paced study: requests per second and how many.</summary>

@@ -13,8 +13,9 @@ public sealed record UserCell(
     double ElapsedSeconds,
     double RequestsPerSecond,
     Latency Latency,
-    long BytesSent,
-    long BytesReceived,
+    /// <summary>At the client's sockets; null where they were not read (the users were Locust's).</summary>
+    long? BytesSent,
+    long? BytesReceived,
     TallySummary Requests,
     TallySummary Warmup,
     NothingLostResult? NothingLost,
@@ -25,13 +26,13 @@ public sealed record UserCell(
 
     public bool Measured => Requests.Issued > 0;
 
-    public double MegabytesReceived => BytesReceived / 1e6;
+    public double MegabytesReceived => BytesReceived / 1e6 ?? double.NaN;
 
-    public double MegabytesSent => BytesSent / 1e6;
+    public double MegabytesSent => BytesSent / 1e6 ?? double.NaN;
 
-    public double KilobytesPerRequestReceived => Requests.Issued == 0 ? double.NaN : BytesReceived / 1e3 / Requests.Issued;
+    public double KilobytesPerRequestReceived => Requests.Issued == 0 ? double.NaN : BytesReceived / 1e3 / Requests.Issued ?? double.NaN;
 
-    public double KilobytesPerRequestSent => Requests.Issued == 0 ? double.NaN : BytesSent / 1e3 / Requests.Issued;
+    public double KilobytesPerRequestSent => Requests.Issued == 0 ? double.NaN : BytesSent / 1e3 / Requests.Issued ?? double.NaN;
 
     public string Id => $"{Scenario.Name}-{Protocol}-{Transport}-u{Users}".ToLowerInvariant();
 

@@ -4,9 +4,11 @@ namespace ProtocolBench.LoadTests.Studies;
 
 /// <summary>
 /// Śliwa &amp; Pańczyk's study: for each scenario, each number of users, each protocol and transport (in that order,
-/// so drift over the run touches every protocol alike), users × requests back to back after an excluded warm-up.
+/// so drift over the run touches every protocol alike), users × requests back to back after an excluded warm-up. The
+/// users are this process's, or Locust's (<paramref name="locust"/>, --engine locust).
 /// </summary>
-public sealed class VirtualUserStudy(LoadTestOptions options, ClientPool pool, ServiceSession services, ResultsFolder results, CreatedAuthors created)
+public sealed class VirtualUserStudy(
+    LoadTestOptions options, ClientPool pool, ServiceSession services, ResultsFolder results, CreatedAuthors created, LocustUsers? locust = null)
 {
     public List<UserCell> Cells { get; } = [];
 
@@ -63,6 +65,18 @@ public sealed class VirtualUserStudy(LoadTestOptions options, ClientPool pool, S
         var id = $"{scenario.Name}-{protocol}-{transport}-u{users}".ToLowerInvariant();
         var ledger = scenario.Creates ? new CreateLedger(created.Name($"{protocol}-{transport}-u{users}-".ToLowerInvariant())) : null;
         var label = $"{scenario.Name} · {Display.Of(protocol)} {transport.ToString().ToUpperInvariant()} · {users} users";
+        var perUser = Math.Max(options.WarmupPerUser, (options.WarmupTotal + users - 1) / users);
+        if (locust is not null)
+        {
+            var (measured, times) = await locust.RunCellAsync(
+                new LocustUsers.Cell(scenario, protocol, transport, users, perUser, ledger, label), progress, () => CostWindow.OpenAsync(services.Meter(protocol)), cellStop.Token);
+            if (times is not null)
+            {
+                Histograms[id] = times;
+            }
+
+            return measured.Measured ? await SettleAsync(measured, ledger, stop) : measured;
+        }
 
         IReadOnlyList<IProtocolClient> clients;
         try
@@ -74,7 +88,6 @@ public sealed class VirtualUserStudy(LoadTestOptions options, ClientPool pool, S
             return UserCell.NotRun(scenario, protocol, transport, users, options.Requests, $"skipped: {e.Message}");
         }
 
-        var perUser = Math.Max(options.WarmupPerUser, (options.WarmupTotal + users - 1) / users);
         var warmup = new UserLoad(new ScenarioSender(scenario, options.Timeout, ledger, "w"), clients, users, perUser);
         progress.Begin($"{label} [grey](warm-up)[/]", warmup.Planned, () => warmup.Completed);
         await warmup.RunAsync(cellStop.Token);
@@ -94,13 +107,26 @@ public sealed class VirtualUserStudy(LoadTestOptions options, ClientPool pool, S
         var histogram = load.Merged();
         Histograms[id] = histogram;
         var requests = load.Tally.Summary();
+        var seconds = load.Elapsed.TotalSeconds;
+        var cell = new UserCell(
+            scenario, protocol, transport, users, options.Requests,
+            options.Common.Conditions.Connections == ConnectionPolicy.New ? (int)(after.Connections - before.Connections) : pool.Connections(protocol, transport, users),
+            UserCell.Complete,
+            seconds, seconds > 0 ? requests.Ok / seconds : 0, Latency.From(histogram),
+            after.Sent - before.Sent, after.Received - before.Received, requests, warmup.Tally.Summary(), null,
+            cost);
+        return await SettleAsync(cell, ledger, stop);
+    }
+
+    /// <summary>A measured cell's status (interrupted, or its service dead meanwhile) and its nothing-lost check, whoever drove it.</summary>
+    private async Task<UserCell> SettleAsync(UserCell cell, CreateLedger? ledger, CancellationToken stop)
+    {
         var status = stop.IsCancellationRequested
             ? "interrupted"
-            : services.Deaths.TryGetValue(protocol, out var death) ? $"aborted: {death}" : UserCell.Complete;
-
-        if (services.External && requests.NotOk > 0)
+            : services.Deaths.TryGetValue(cell.Protocol, out var death) ? $"aborted: {death}" : cell.Status;
+        if (services.External && cell.Requests.NotOk > 0)
         {
-            await services.CheckExternalAsync(protocol);
+            await services.CheckExternalAsync(cell.Protocol);
         }
 
         NothingLostResult? nothingLost = null;
@@ -109,14 +135,7 @@ public sealed class VirtualUserStudy(LoadTestOptions options, ClientPool pool, S
             nothingLost = await NothingLostResult.CheckAsync(services.Database, ledger, CancellationToken.None);
         }
 
-        var seconds = load.Elapsed.TotalSeconds;
-        return new UserCell(
-            scenario, protocol, transport, users, options.Requests,
-            options.Common.Conditions.Connections == ConnectionPolicy.New ? (int)(after.Connections - before.Connections) : pool.Connections(protocol, transport, users),
-            status,
-            seconds, seconds > 0 ? requests.Ok / seconds : 0, Latency.From(histogram),
-            after.Sent - before.Sent, after.Received - before.Received, requests, warmup.Tally.Summary(), nothingLost,
-            cost);
+        return cell with { Status = status, NothingLost = nothingLost };
     }
 
     private static string Describe(UserCell c)
@@ -129,7 +148,7 @@ public sealed class VirtualUserStudy(LoadTestOptions options, ClientPool pool, S
 
         var colour = c.Requests.NotOk > 0 || !c.Requests.Balanced || c.NothingLost is { Failed: true } ? "red" : "green";
         var line = $"[{colour}]✓[/] {Markup.Escape(name)}: {c.RequestsPerSecond:F0} req/s, p50 {c.Latency.P50Ms:F1} ms, " +
-                   $"p99 {c.Latency.P99Ms:F1} ms, {c.MegabytesReceived:F2} MB in, errors {Markup.Escape(c.Requests.ErrorText)}";
+                   $"p99 {c.Latency.P99Ms:F1} ms, {(c.BytesReceived is null ? "" : $"{c.MegabytesReceived:F2} MB in, ")}errors {Markup.Escape(c.Requests.ErrorText)}";
         if (c.NothingLost is { } check)
         {
             line += $"; {Markup.Escape(check.Verdict)}";

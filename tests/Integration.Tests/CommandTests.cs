@@ -381,7 +381,11 @@ public sealed partial class CommandTests : IDisposable
             }
         }
 
-        public static CommandProcess Start(string project, string assembly, params string[] args)
+        public static CommandProcess Start(string project, string assembly, params string[] args) =>
+            Start(new Dictionary<string, string>(), project, assembly, args);
+
+        /// <summary>The command with these environment variables set besides the test's own.</summary>
+        public static CommandProcess Start(IReadOnlyDictionary<string, string> environment, string project, string assembly, params string[] args)
         {
             var root = ProtocolBench.Shared.Domain.ProjectPaths.RootOrCurrent;
             var path = Path.Combine(root, project, "bin", LaunchOptions.BuildConfiguration, "net10.0", assembly);
@@ -391,6 +395,11 @@ public sealed partial class CommandTests : IDisposable
             foreach (var arg in args)
             {
                 info.ArgumentList.Add(arg);
+            }
+
+            foreach (var (name, value) in environment)
+            {
+                info.Environment[name] = value;
             }
 
             var process = new Process { StartInfo = info };

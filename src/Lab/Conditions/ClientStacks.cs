@@ -45,12 +45,19 @@ public static class ClientStacks
         }
 
         var (fileName, arguments) = Program(stack, "--versions");
+        var (versions, problem) = AskVersions(fileName, arguments);
+        return new StackProbe(stack, versions, problem);
+    }
+
+    /// <summary>What a stack's program prints given --versions, or why it could not say (its last word, or that it did not start or answer).</summary>
+    public static (string? Versions, string? Problem) AskVersions(string fileName, IReadOnlyList<string> arguments)
+    {
         try
         {
             using var process = Process.Start(new ProcessStartInfo(fileName, arguments) { RedirectStandardOutput = true, RedirectStandardError = true });
             if (process is null)
             {
-                return new StackProbe(stack, null, $"{fileName} did not start");
+                return (null, $"{fileName} did not start");
             }
 
             var output = process.StandardOutput.ReadToEndAsync();
@@ -58,17 +65,17 @@ public static class ClientStacks
             if (!process.WaitForExit(TimeSpan.FromMinutes(1)))
             {
                 process.Kill(entireProcessTree: true);
-                return new StackProbe(stack, null, "--versions did not answer in a minute");
+                return (null, "--versions did not answer in a minute");
             }
 
             var said = output.Result.Trim();
             return process.ExitCode == 0 && said.Length > 0
-                ? new StackProbe(stack, said, null)
-                : new StackProbe(stack, null, Problem(said) ?? Problem(error.Result) ?? $"exit code {process.ExitCode}");
+                ? (said, null)
+                : (null, Problem(said) ?? Problem(error.Result) ?? $"exit code {process.ExitCode}");
         }
         catch (System.ComponentModel.Win32Exception e)
         {
-            return new StackProbe(stack, null, $"{fileName}: {e.Message}");
+            return (null, $"{fileName}: {e.Message}");
         }
     }
 
@@ -76,9 +83,12 @@ public static class ClientStacks
     /// The Debian packages the stack needs, as its debian-packages file lists them (tools/stacks/&lt;stack&gt;/): the one
     /// install line that CI, this message and the docs give.
     /// </summary>
-    public static string DebianPackages(ClientStack stack)
+    public static string DebianPackages(ClientStack stack) => DebianPackages(stack.Name());
+
+    /// <summary>The Debian packages tools/stacks/&lt;folder&gt;/debian-packages lists, on one line.</summary>
+    public static string DebianPackages(string folder)
     {
-        var file = Path.Combine(ProjectPaths.RootOrCurrent, "tools", "stacks", stack.Name(), "debian-packages");
+        var file = Path.Combine(ProjectPaths.RootOrCurrent, "tools", "stacks", folder, "debian-packages");
         return File.Exists(file)
             ? string.Join(' ', File.ReadLines(file).Where(line => !line.StartsWith('#')).SelectMany(line => line.Split(' ', StringSplitOptions.RemoveEmptyEntries)))
             : $"the packages {file} lists (not found here)";

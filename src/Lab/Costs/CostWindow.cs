@@ -20,10 +20,13 @@ public sealed class CostWindow
     public static async Task<CostWindow> OpenAsync(ServiceMeter? meter) =>
         new(meter, meter is null ? null : await meter.PauseAsync(CancellationToken.None));
 
-    /// <summary>The cost of each of <paramref name="operations"/> sent since the window opened; null when it could not be read.</summary>
-    public async Task<CostPerOp?> CloseAsync(long operations)
+    /// <summary>
+    /// The cost of each of <paramref name="operations"/> sent since the window opened; null when it could not be read. The
+    /// client's CPU time is this process's, or <paramref name="clientCpu"/> where other processes sent them (Locust's).
+    /// </summary>
+    public async Task<CostPerOp?> CloseAsync(long operations, TimeSpan? clientCpu = null)
     {
-        var clientSeconds = (Environment.CpuUsage.TotalTime - _clientStart).TotalSeconds;
+        var clientSeconds = (clientCpu ?? Environment.CpuUsage.TotalTime - _clientStart).TotalSeconds;
         if (_meter is null || _start is null || operations == 0)
         {
             return null;

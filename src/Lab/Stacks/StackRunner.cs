@@ -195,12 +195,26 @@ public sealed class StackRunner(ClientStack stack, ClientOptions client)
     /// <summary>The job as the stack's program reads it (the same for every stack): the call, and the mode's own fields.</summary>
     private string Job(Cell cell, Dictionary<string, object?> fields)
     {
-        var call = cell.Call;
+        var job = Fields(cell.Call, cell.Transport, client);
+        foreach (var (name, value) in fields)
+        {
+            job[name] = value;
+        }
+
+        return JsonSerializer.Serialize(job);
+    }
+
+    /// <summary>
+    /// What every stack's program reads of a call (and the load command's Locust workers too): where the service is, how to
+    /// trust it, the request's bytes and how to read the answer.
+    /// </summary>
+    public static Dictionary<string, object?> Fields(PortableCall call, Transport transport, ClientOptions client)
+    {
         var addresses = client.Addresses;
         var (http, https) = addresses.Ports(call.Protocol);
-        var tls = cell.Transport == Transport.Https;
+        var tls = transport == Transport.Https;
         var port = tls ? https : http;
-        var job = new Dictionary<string, object?>
+        return new Dictionary<string, object?>
         {
             ["protocol"] = call.HubProtocol is not null ? "signalr" : call.Protocol == Protocol.Grpc ? "grpc" : "http",
             ["hub_protocol"] = call.HubProtocol,
@@ -220,11 +234,5 @@ public sealed class StackRunner(ClientStack stack, ClientOptions client)
             ["descriptors"] = PortableCall.Descriptors.Select(Convert.ToBase64String).ToList(),
             ["timeout_seconds"] = client.CallTimeout.TotalSeconds,
         };
-        foreach (var (name, value) in fields)
-        {
-            job[name] = value;
-        }
-
-        return JsonSerializer.Serialize(job);
     }
 }

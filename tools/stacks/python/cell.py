@@ -32,10 +32,14 @@ import platform
 import sys
 import time
 
-import grpc
-import requests
-import google.protobuf
-from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+# requests and urllib3 take simplejson and brotli when they are installed (Locust's packages bring both): kept out, so this
+# stack decodes with the standard json module and offers gzip and deflate, whatever else the machine has.
+sys.modules["simplejson"] = sys.modules["brotli"] = sys.modules["brotlicffi"] = None
+
+import grpc  # noqa: E402
+import requests  # noqa: E402
+import google.protobuf  # noqa: E402
+from replies import reply_class  # noqa: E402
 
 
 class Failed(Exception):
@@ -103,17 +107,6 @@ class NamedHostAdapter(requests.adapters.HTTPAdapter):
         kwargs["server_hostname"] = self._tls_host
         kwargs["assert_hostname"] = self._tls_host
         super().init_poolmanager(*args, **kwargs)
-
-
-def reply_class(job):
-    """The reply's message class, built from protocolbench.proto's descriptor as the harness sends it (no generated code)."""
-    pool = descriptor_pool.DescriptorPool()
-    for encoded in job["descriptors"]:
-        pool.Add(descriptor_pb2.FileDescriptorProto.FromString(base64.b64decode(encoded)))
-    descriptor = pool.FindMessageTypeByName(job["reply_type"])
-    if hasattr(message_factory, "GetMessageClass"):
-        return message_factory.GetMessageClass(descriptor)
-    return message_factory.MessageFactory(pool).GetPrototype(descriptor)
 
 
 def grpc_caller(job):

@@ -1,0 +1,119 @@
+using ProtocolBench.Lab.Reports;
+using ProtocolBench.Lab.Stacks;
+
+namespace ProtocolBench.LoadTests.Studies;
+
+/// <summary>
+/// The virtual-user study's cells driven by Locust (--engine locust): the same call the other stacks send
+/// (<see cref="PortableCall"/>), sent by Locust's users on <see cref="Workers"/> workers (<see cref="LocustSwarm"/>), and
+/// every report they send read here: the answers checked by this project's code, the creates entered in the cell's
+/// ledger, every measured request's time kept to the microsecond (<see cref="LocustTally"/>). A cell whose worker is
+/// lost is failed, not half-counted.
+/// </summary>
+public sealed class LocustUsers(LoadTestOptions options, ClientOptions client, ResultsFolder results, Action<string> log) : IAsyncDisposable
+{
+    /// <summary>
+    /// What a create's recorded body names its author, which each Locust request replaces with a suffix of its own, as wide
+    /// (worker-user-request: "001-000042-00007"), so a gRPC message's lengths still hold.
+    /// </summary>
+    public const string Placeholder = "################";
+
+    private LocustSwarm? _swarm;
+    private int _cells;
+
+    /// <summary>One cell of the study: what the users send, how many, their warm-up each, the ledger of a create's names.</summary>
+    public sealed record Cell(Scenario Scenario, Protocol Protocol, Transport Transport, int Users, int WarmupPerUser, CreateLedger? Ledger, string Label);
+
+    public int Workers { get; } = options.LocustWorkers;
+
+    /// <summary>Who drove the load, as the report's setup says it.</summary>
+    public string Description => $"Locust ({options.LocustVersions ?? "versions not read"}): a master and {Workers} worker(s) on this machine";
+
+    /// <summary>The CPU time the Locust processes of this machine have used so far.</summary>
+    public TimeSpan CpuTime => _swarm?.CpuTime ?? TimeSpan.Zero;
+
+    /// <summary>The cell, and its measured requests' times in a histogram (as the .NET driver's cells leave theirs), or null when none was measured.</summary>
+    public async Task<(UserCell Cell, LongHistogram? Histogram)> RunCellAsync(Cell cell, LiveProgress progress, Func<Task<CostWindow>> openCost, CancellationToken stop)
+    {
+        var (scenario, protocol, transport, users, warmupPerUser, ledger, label) = cell;
+        var marker = ledger is null ? "" : ledger.Prefix + Placeholder;
+        if (await PortableScenario.RecordAsync(scenario, protocol, marker) is not { } call)
+        {
+            return (UserCell.NotRun(scenario, protocol, transport, users, options.Requests, $"skipped: {Display.Of(protocol)} sends it as a stream, which the Locust users do not read"), null);
+        }
+
+        if (_swarm is null or { Broken: true })
+        {
+            if (_swarm is not null)
+            {
+                await _swarm.DisposeAsync();
+                _swarm = null;
+            }
+
+            try
+            {
+                _swarm = await LocustSwarm.StartAsync(Workers, log, stop);
+            }
+            catch (InvalidDataException e)
+            {
+                return (UserCell.NotRun(scenario, protocol, transport, users, options.Requests, $"failed: {e.Message}"), null);
+            }
+        }
+
+        var job = StackRunner.Fields(call, transport, client);
+        // Unique to this start of the master's, and the name of its times' file.
+        job["cell"] = $"{scenario.Name}-{protocol}-{transport}-u{users}-{Interlocked.Increment(ref _cells)}".ToLowerInvariant();
+        job["users"] = users;
+        job["requests"] = options.Requests;
+        job["warmup"] = warmupPerUser;
+        job["users_per_connection"] = options.UsersPerHttp2Connection;
+        job["new_connection"] = options.Common.Conditions.Connections == ConnectionPolicy.New;
+        job["certificate_pem"] = transport == Transport.Https && client.TrustedCertificatePath is { } pem ? await File.ReadAllTextAsync(pem, stop) : null;
+        job["marker_placeholder"] = ledger is null ? null : Placeholder;
+
+        var tally = new LocustTally(scenario, protocol, ledger);
+        progress.Begin($"{label} [grey](Locust, {Workers} worker(s))[/]", (long)users * options.Requests, () => tally.Completed);
+        CostWindow? window = null;
+        CostPerOp? cost = null;
+        var measuredFrom = TimeSpan.Zero;
+        string? problem;
+        try
+        {
+            problem = await _swarm.RunCellAsync(job, tally.AddAsync, async () =>
+            {
+                // Collect the previous cell's garbage now rather than inside this one's measurement; the services idle at both ends.
+                GC.Collect();
+                window = await openCost();
+                measuredFrom = CpuTime;
+            }, async () => cost = window is null ? null : await window.CloseAsync(tally.Measured.Issued, CpuTime - measuredFrom), stop);
+        }
+        catch (OperationCanceledException) when (stop.IsCancellationRequested)
+        {
+            return (UserCell.NotRun(scenario, protocol, transport, users, options.Requests, "interrupted"), null);
+        }
+
+        if (problem is not null)
+        {
+            return (UserCell.NotRun(scenario, protocol, transport, users, options.Requests, $"failed: {problem}"), null);
+        }
+
+        // Every time as its worker measured it, for whoever wants to compute the figures again.
+        Directory.CreateDirectory(results.File("locust"));
+        var file = results.File($"locust/{scenario.Name}-{protocol}-{transport}-u{users}.csv".ToLowerInvariant());
+        await File.WriteAllTextAsync(file, Csv.Of(["worker", "micros"], tally.Rows), CancellationToken.None);
+        var requests = tally.Measured.Summary();
+        var seconds = tally.ElapsedSeconds;
+        var measured = new UserCell(
+            scenario, protocol, transport, users, options.Requests, tally.Connections, UserCell.Complete,
+            seconds, seconds > 0 ? requests.Ok / seconds : 0, Latency.FromMicros(tally.Times), null, null, requests, tally.Warmup.Summary(), null, cost);
+        return (measured, tally.Histogram());
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        if (_swarm is not null)
+        {
+            await _swarm.DisposeAsync();
+        }
+    }
+}

@@ -1,0 +1,100 @@
+using System.Globalization;
+using ProtocolBench.Lab.Conditions;
+
+namespace ProtocolBench.Integration.Tests;
+
+/// <summary>
+/// The load command's virtual users on Locust (--engine locust, issue 67): its master and two workers of Debian's Locust,
+/// every protocol over both transports, every answer checked and every create accounted for, and each cell's figures
+/// computed from all the times the workers measured, which the results folder keeps.
+/// </summary>
+public sealed partial class CommandTests
+{
+    private const int LocustUsers = 3;
+    // 120 measured requests a cell, so that p99 (the 119th) is not the largest.
+    private const int LocustRequests = 40;
+
+    private static readonly string LocustFolder = Path.Combine(ProtocolBench.Shared.Domain.ProjectPaths.RootOrCurrent, "tools", "stacks", "locust");
+
+    [Fact]
+    public async Task TheUsersStudyOnLocustChecksEveryAnswerAndKeepsEveryTime()
+    {
+        SkipUnlessLocust();
+        var results = Path.Combine(_work, "results");
+        await using var command = CommandProcess.Start(
+            "loadtests", "ProtocolBench.LoadTests.dll",
+            "users", "--engine", "locust", "--locust-workers", "2", "--no-pin", "--ports", "auto", "--database", "sqlite",
+            "--connection-string", Database, "--results", results, "--scenarios", "search-11,create",
+            "--protocols", "rest,grpc,graphql,signalr,signalr-messagepack", "--transports", "http,https",
+            "--users", LocustUsers.ToString(), "--requests", LocustRequests.ToString(), "--warmup", "1", "--warmup-total", "1", "--fail-on-errors");
+
+        await command.AssertExitsWithAsync(0, TimeSpan.FromMinutes(5));
+
+        var cells = Csv(Path.Combine(results, "users.csv"));
+        Assert.Equal(2 * 5 * 2, cells.Count);
+        foreach (var cell in cells)
+        {
+            var name = $"{cell["scenario"]} {cell["protocol"]} {cell["transport"]}";
+            Assert.True(cell["status"] == "complete", $"{name}: {cell["status"]}");
+            Assert.Equal((LocustUsers * LocustRequests).ToString(), cell["issued"]);
+            Assert.Equal(cell["issued"], cell["ok"]);
+            Assert.Equal(cell["ok"], cell["latency_count"]);
+            if (cell["scenario"] == "create")
+            {
+                Assert.StartsWith("nothing lost: ", cell["nothing_lost"]);
+            }
+
+            // The figures are those of every time the workers measured, not of Locust's rounded statistics.
+            var times = Csv(Path.Combine(results, "locust", $"{cell["scenario"]}-{cell["protocol"]}-{cell["transport"]}-u{LocustUsers}.csv".ToLowerInvariant()));
+            Assert.Equal(int.Parse(cell["ok"]), times.Count);
+            Assert.True(times.Select(t => t["worker"]).Distinct().Count() == 2, $"{name}: the users were not spread over both workers");
+            var sorted = times.Select(t => long.Parse(t["micros"])).Order().ToArray();
+            // A percentile by the nearest rank: the 60th of 120 times, the 119th.
+            Assert.Equal(sorted[59] / 1000.0, double.Parse(cell["p50_ms"], CultureInfo.InvariantCulture));
+            Assert.Equal(sorted[118] / 1000.0, double.Parse(cell["p99_ms"], CultureInfo.InvariantCulture));
+            Assert.Equal(sorted[^1] / 1000.0, double.Parse(cell["max_ms"], CultureInfo.InvariantCulture));
+        }
+
+        var report = await File.ReadAllTextAsync(Path.Combine(results, "report.md"), Token);
+        Assert.Contains("a master and 2 worker(s) on this machine (--engine locust)", report);
+        Assert.Equal(0, await CountAuthorsNamedAsync(Database, "pb-load-"));
+    }
+
+    /// <summary>Without Debian's Locust the command says what is missing and the line that installs it, and exits 2 before it starts anything.</summary>
+    [Fact]
+    public async Task TheUsersStudyOnLocustWithoutLocustGivesItsInstallLine()
+    {
+        // A module named locust ahead of Debian's, which cannot be imported: to Python, Locust is missing.
+        var stand_in = Directory.CreateDirectory(Path.Combine(_work, "no-locust")).FullName;
+        await File.WriteAllTextAsync(Path.Combine(stand_in, "locust.py"), "raise ImportError(\"No module named 'locust' (the test's stand-in)\")\n", Token);
+        await using var command = CommandProcess.Start(
+            new Dictionary<string, string> { ["PYTHONPATH"] = stand_in }, "loadtests", "ProtocolBench.LoadTests.dll",
+            "users", "--engine", "locust", "--no-pin", "--results", Path.Combine(_work, "results"));
+
+        await command.AssertExitsWithAsync(2, TimeSpan.FromMinutes(1));
+
+        Assert.Contains("No module named 'locust' (the test's stand-in)", command.Output);
+        Assert.Contains($"apt-get install {ClientStacks.DebianPackages("locust")}", command.Output);
+        Assert.DoesNotContain("Starting the services", command.Output);
+    }
+
+    private static void SkipUnlessLocust()
+    {
+        var (versions, problem) = ClientStacks.AskVersions(ClientStacks.Python, [Path.Combine(LocustFolder, "master.py"), "--versions"]);
+        Assert.SkipUnless(versions is not null, $"Debian's Locust cannot run here ({problem}): apt-get install {ClientStacks.DebianPackages("locust")}");
+    }
+
+    /// <summary>A CSV file of the results folder, a dictionary a row (CsvHelper reads it, quoted fields and all).</summary>
+    private static List<Dictionary<string, string>> Csv(string path)
+    {
+        var header = File.ReadLines(path).First().Split(',');
+        using var csv = CsvHelper.CsvReader.FromFile(path, new CsvHelper.CsvReaderOptions());
+        var rows = new List<Dictionary<string, string>>();
+        while (csv.Read())
+        {
+            rows.Add(header.ToDictionary(name => name, csv.GetString));
+        }
+
+        return rows;
+    }
+}
