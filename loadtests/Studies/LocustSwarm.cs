@@ -35,7 +35,7 @@ public sealed class LocustSwarm : IAsyncDisposable
     public string Connected { get; private set; } = "0";
 
     /// <summary>The CPU time the master and the workers started here have used.</summary>
-    public TimeSpan CpuTime => _workers.Append(_master).Sum(p => TryCpu(p).TotalSeconds) is var s ? TimeSpan.FromSeconds(s) : TimeSpan.Zero;
+    public TimeSpan CpuTime => TimeSpan.FromSeconds(_workers.Append(_master).Sum(p => TryCpu(p).TotalSeconds));
 
     /// <summary>Starts the master and <paramref name="workers"/> workers on this machine and waits until they have met.</summary>
     public static async Task<LocustSwarm> StartAsync(int workers, Action<string> log, CancellationToken cancellationToken)
@@ -104,7 +104,7 @@ public sealed class LocustSwarm : IAsyncDisposable
                 }
                 else if (line.StartsWith("failed ", StringComparison.Ordinal))
                 {
-                    Broken = false;
+                    // A lost worker leaves the master waiting for its users: a new swarm takes the next cell.
                     return line["failed ".Length..];
                 }
             }
@@ -115,7 +115,7 @@ public sealed class LocustSwarm : IAsyncDisposable
         }
     }
 
-    /// <summary>Whether the last cell did not end as the master says a cell ends (then a new swarm takes the next one).</summary>
+    /// <summary>Whether the last cell did not end with "done" (interrupted, failed, the master gone): then a new swarm takes the next one.</summary>
     public bool Broken { get; private set; }
 
     public async ValueTask DisposeAsync()

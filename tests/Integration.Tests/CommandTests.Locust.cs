@@ -60,15 +60,45 @@ public sealed partial class CommandTests
         Assert.Equal(0, await CountAuthorsNamedAsync(Database, "pb-load-"));
     }
 
+    /// <summary>
+    /// A worker killed mid-cell: the master misses its heartbeats, the cell is failed and named (not half-counted), the
+    /// command exits 1, and nothing is left running: the master, the other worker and the services are stopped.
+    /// </summary>
+    [Fact]
+    public async Task ALocustWorkerKilledMidCellFailsItsCellAndLeavesNothingRunning()
+    {
+        SkipUnlessLocust();
+        SkipUnlessLinux();
+        await using var command = CommandProcess.Start(
+            "loadtests", "ProtocolBench.LoadTests.dll",
+            "users", "--engine", "locust", "--locust-workers", "2", "--no-pin", "--ports", "auto", "--database", "sqlite",
+            "--connection-string", Database, "--results", Path.Combine(_work, "results"), "--scenarios", "search-11", "--protocols", "rest",
+            "--transports", "http", "--users", "4", "--requests", "100000", "--warmup", "1", "--warmup-total", "1");
+        await command.WaitForLineAsync(line => line.Contains("Locust: 2 worker(s) connected", StringComparison.Ordinal), StartTimeout);
+        // The services, Locust's master and its two workers.
+        var children = ChildrenOf(command.Id);
+        var workers = children.Where(p => p.CommandLine.Contains("-m locust", StringComparison.Ordinal)).ToList();
+        Assert.True(workers.Count == 2, $"expected two workers among the command's processes: {string.Join("; ", children.Select(p => p.CommandLine))}");
+
+        // The cell (400,000 requests) has started by now and lasts minutes.
+        await Task.Delay(TimeSpan.FromSeconds(2), Token);
+        Process.GetProcessById(workers[0].Pid).Kill();
+
+        await command.AssertExitsWithAsync(1, TimeSpan.FromMinutes(2));
+        Assert.Matches(@"search-11 REST HTTP ×4: failed: worker \S+ (left|stopped answering)", command.Output);
+        await AssertAllGoneWithinAsync(children.ToDictionary(p => $"{p.Pid}: {p.CommandLine}", p => p.Pid), TimeSpan.FromSeconds(10));
+        Assert.DoesNotMatch(@"✓ search-11 REST HTTP ×4", command.Output);
+    }
+
     /// <summary>Without Debian's Locust the command says what is missing and the line that installs it, and exits 2 before it starts anything.</summary>
     [Fact]
     public async Task TheUsersStudyOnLocustWithoutLocustGivesItsInstallLine()
     {
         // A module named locust ahead of Debian's, which cannot be imported: to Python, Locust is missing.
-        var stand_in = Directory.CreateDirectory(Path.Combine(_work, "no-locust")).FullName;
-        await File.WriteAllTextAsync(Path.Combine(stand_in, "locust.py"), "raise ImportError(\"No module named 'locust' (the test's stand-in)\")\n", Token);
+        var standIn = Directory.CreateDirectory(Path.Combine(_work, "no-locust")).FullName;
+        await File.WriteAllTextAsync(Path.Combine(standIn, "locust.py"), "raise ImportError(\"No module named 'locust' (the test's stand-in)\")\n", Token);
         await using var command = CommandProcess.Start(
-            new Dictionary<string, string> { ["PYTHONPATH"] = stand_in }, "loadtests", "ProtocolBench.LoadTests.dll",
+            new Dictionary<string, string> { ["PYTHONPATH"] = standIn }, "loadtests", "ProtocolBench.LoadTests.dll",
             "users", "--engine", "locust", "--no-pin", "--results", Path.Combine(_work, "results"));
 
         await command.AssertExitsWithAsync(2, TimeSpan.FromMinutes(1));
@@ -82,6 +112,35 @@ public sealed partial class CommandTests
     {
         var (versions, problem) = ClientStacks.AskVersions(ClientStacks.Python, [Path.Combine(LocustFolder, "master.py"), "--versions"]);
         Assert.SkipUnless(versions is not null, $"Debian's Locust cannot run here ({problem}): apt-get install {ClientStacks.DebianPackages("locust")}");
+    }
+
+    /// <summary>The processes whose parent is <paramref name="parent"/>, with their command lines (read from /proc).</summary>
+    private static List<(int Pid, string CommandLine)> ChildrenOf(int parent)
+    {
+        var children = new List<(int, string)>();
+        foreach (var folder in Directory.EnumerateDirectories("/proc"))
+        {
+            if (!int.TryParse(Path.GetFileName(folder), out var pid))
+            {
+                continue;
+            }
+
+            try
+            {
+                // stat: "pid (name) state ppid ...": the name may hold spaces, so the fields are read after its ')'.
+                var stat = File.ReadAllText(Path.Combine(folder, "stat"));
+                if (stat[(stat.LastIndexOf(')') + 2)..].Split(' ')[1] == parent.ToString(CultureInfo.InvariantCulture))
+                {
+                    children.Add((pid, File.ReadAllText(Path.Combine(folder, "cmdline")).Replace('\0', ' ')));
+                }
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            {
+                // A process that ended meanwhile.
+            }
+        }
+
+        return children;
     }
 
     /// <summary>A CSV file of the results folder, a dictionary a row (CsvHelper reads it, quoted fields and all).</summary>

@@ -63,7 +63,15 @@ class NamedHostConnection(http.client.HTTPSConnection):
         self.sock = self._context.wrap_socket(self.sock, server_hostname=self._tls_host)
 
 
-class HttpCaller:
+class BytesAnswers:
+    """A caller whose answers are the bytes received (HTTP's body, gRPC's reply), sent to ProtocolBench as they are."""
+
+    @staticmethod
+    def bytes(answer):
+        return answer
+
+
+class HttpCaller(BytesAnswers):
     """REST and GraphQL over HTTP/1.1: a connection kept by the user, or one of its own for every call (Connection: close)."""
 
     def __init__(self, job):
@@ -99,7 +107,7 @@ class HttpCaller:
         connection.close()
 
 
-class GrpcCaller:
+class GrpcCaller(BytesAnswers):
     """grpcio, unary calls: a channel (one HTTP/2 connection) shared by users_per_connection users, or one for every call."""
 
     def __init__(self, job):
@@ -131,7 +139,10 @@ class GrpcCaller:
 
 
 def caller(job):
-    """The job's caller: connect() opens what a user (or users_per_connection users) keeps, call(connection, body) makes one call."""
+    """
+    The job's caller: connect() opens what a user (or users_per_connection users) keeps, call(connection, body) makes one
+    call and returns its answer, bytes(answer) is the answer as ProtocolBench reads it.
+    """
     if job["protocol"] == "grpc":
         return GrpcCaller(job)
     if job["protocol"] == "signalr":

@@ -105,11 +105,11 @@ class Cell:
         elif marker is None and (self.first == answer or self.first is None):
             if self.first is None:
                 self.first = answer
-                self.note(phase, elapsed, "ok", None, answer=base64.b64encode(answer).decode())
+                self.note(phase, elapsed, "ok", None, answer=self.encoded(answer))
             else:
                 self.news["times"][phase].append(elapsed)
         else:
-            self.note(phase, elapsed, "ok", marker, answer=base64.b64encode(answer).decode())
+            self.note(phase, elapsed, "ok", marker, answer=self.encoded(answer))
 
     def finished(self, runner):
         """A user has sent its requests; the worker's last one reports at once, so the cell's measurement ends with it."""
@@ -117,6 +117,9 @@ class Cell:
         self.ended += 1
         if self.ended == self.users:
             runner.send_message("pb-report", self.take())
+
+    def encoded(self, answer):
+        return base64.b64encode(self.caller.bytes(answer)).decode()
 
     def note(self, phase, elapsed, kind, marker, **details):
         """A request that is not a plain copy of the first answer: the first itself, a different answer, a failure."""

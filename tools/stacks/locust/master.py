@@ -14,8 +14,9 @@ happens as lines on its standard output:
     warm                        every user has sent its warm-up requests; the master waits for...
     {"go": CELL}                (in) ... this, then lets every user send its requests ("pb-go")
     measured                    every user has sent its requests (its worker's last report came as its last user ended)
-    done                        Locust stopped the users, and the workers are ready again
-    failed MESSAGE              instead of warm or done: a worker went missing or left during the cell
+    done                        Locust stopped the users, and the workers are ready again (or a minute passed)
+    failed MESSAGE              instead of warm or measured: a worker went missing, left or refused the job, or fewer
+                                workers than N were ready within a minute; the master is not to be given another cell
     (end of input)              the workers are told to quit, and so is the master
 
 "master.py --versions" prints the stack's versions.
@@ -25,6 +26,7 @@ import argparse
 import json
 import platform
 import sys
+import time
 
 import locustfile  # noqa: F401 -- the users' class, and the version every worker is checked against
 import gevent
@@ -35,6 +37,8 @@ from locust import events
 from locust.env import Environment
 
 POLL_SECONDS = 0.05
+# How long a cell waits for its workers to be ready (after the one before it, Locust's stop takes a second or two).
+READY_SECONDS = 60
 
 
 def out(line):
@@ -93,13 +97,16 @@ class Master:
                 return f"worker {member} stopped answering (no heartbeat for {locust.runners.HEARTBEAT_LIVENESS} s) during the cell"
         return None
 
-    def wait_for(self, condition, members):
-        """Waits until condition() holds; the message of a lost worker or of a refused job instead."""
+    def wait_for(self, condition, members, limit=None):
+        """Waits until condition() holds; instead, the message of a lost worker, of a refused job, or of the limit passed."""
+        deadline = None if limit is None else time.monotonic() + limit
         while not condition():
             if self.problem is not None:
                 return self.problem
             if members is not None and (problem := self.lost(members)):
                 return problem
+            if deadline is not None and time.monotonic() > deadline:
+                return f"only {len(self.runner.clients.ready)} of {self.expected} workers were ready after {limit} s"
             gevent.sleep(POLL_SECONDS)
         return None
 
@@ -107,27 +114,26 @@ class Master:
         return len(self.runner.clients.ready) >= self.expected
 
     def run_cell(self, job, commands):
-        self.wait_for(self.ready, None)
-        members = [client.id for client in self.runner.clients.ready]
         self.cell, self.warm, self.done, self.problem = job["cell"], 0, 0, None
-        self.runner.send_message("pb-cell", job)
-        users = job["users"]
-        self.runner.start(users, spawn_rate=users)
-        problem = self.wait_for(lambda: self.warm >= users, members)
+        problem = self.wait_for(self.ready, None, READY_SECONDS)
+        if problem is None:
+            members = [client.id for client in self.runner.clients.ready]
+            self.runner.send_message("pb-cell", job)
+            users = job["users"]
+            self.runner.start(users, spawn_rate=users)
+            problem = self.wait_for(lambda: self.warm >= users, members)
         if problem is None:
             out("warm")
             go = json.loads(next(commands))
             self.runner.send_message("pb-go", {"cell": go["go"]})
             problem = self.wait_for(lambda: self.done >= users, members)
-        if problem is None:
-            out("measured")
-        self.runner.stop()
+        # Said before Locust stops the users: stopping waits for every worker's, and a lost worker's never come back.
+        out("measured" if problem is None else f"failed {problem}")
         self.cell = None
-        if problem is not None:
-            out(f"failed {problem}")
-            return
-        self.wait_for(self.ready, members)
-        out("done")
+        self.runner.stop()
+        if problem is None:
+            self.wait_for(self.ready, None, READY_SECONDS)
+            out("done")
 
 
 def main():
