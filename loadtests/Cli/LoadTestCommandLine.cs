@@ -51,6 +51,11 @@ public static class LoadTestCommandLine
             CustomParser = r => ValueParsers.List(r, v => int.TryParse(v, out var n) && n > 0 ? n : throw new FormatException($"'{v}' is not a positive whole number")),
         };
         var requests = IntOption("--requests", "Requests per user", 50, ValueParsers.PositiveInt);
+        var userInterval = new Option<double?>("--user-interval")
+        {
+            Description = "users: each user sends a request every N seconds (constant pacing; default: back to back), its first after a random share of one interval",
+            HelpName = "N", CustomParser = r => ValueParsers.PositiveNumber(r),
+        };
         var warmup = IntOption("--warmup", "Requests per user before measuring, excluded", 2, ValueParsers.NonNegativeInt);
         var warmupTotal = IntOption("--warmup-total", "... and at least this many in all per cell", 50, ValueParsers.NonNegativeInt);
         var pacedWarmup = IntOption("--paced-warmup", "Paced study: back-to-back requests before the paced ones", 50, ValueParsers.NonNegativeInt);
@@ -105,7 +110,7 @@ public static class LoadTestCommandLine
         common.AddTo(root);
         foreach (var option in new Option[]
                  {
-                     protocols, transports, scenarios, users, requests, warmup, warmupTotal, pacedWarmup, rate, count, timeout, usersPerConnection,
+                     protocols, transports, scenarios, users, requests, userInterval, warmup, warmupTotal, pacedWarmup, rate, count, timeout, usersPerConnection,
                      quick, engine, locustWorkers, failOnErrors, keepCreated, rates, stepSeconds, p99Bound, duration, checkUsers, checkRounds, checkRate,
                  })
         {
@@ -139,6 +144,7 @@ public static class LoadTestCommandLine
                 Transports = result.GetValue(transports)!,
                 Users = Pick(users, [1, 4]),
                 Requests = Pick(requests, 10),
+                UserInterval = result.GetValue(userInterval) is { } seconds ? TimeSpan.FromSeconds(seconds) : null,
                 WarmupPerUser = Pick(warmup, 1),
                 WarmupTotal = Pick(warmupTotal, 10),
                 UserScenarios = given ?? (isQuick ? LoadTestOptions.ScenariosNamed("search-11", "search-111", "create") : LoadTestOptions.DefaultUserScenarios),
@@ -163,6 +169,11 @@ public static class LoadTestCommandLine
                 CheckRounds = Pick(checkRounds, 1),
                 CheckRate = Pick(checkRate, 20),
             };
+            if (options.UserInterval is not null && !options.RunsUsers)
+            {
+                throw new UsageException("--user-interval paces the virtual users: the modes users and all.");
+            }
+
             if (result.GetValue(engine) == UserEngine.Locust)
             {
                 var (versions, workers) = LocustWorkers(result.GetValue(locustWorkers), chosenMode, settings);

@@ -235,6 +235,7 @@ public static class LoadTestRun
         o.Timeout.TotalSeconds, o.UsersPerHttp2Connection, o.Quick, o.RateScenarios, o.Rates, o.StepDuration.TotalSeconds, o.P99Bound.TotalMilliseconds)
     {
         UserDriver = locust?.Description,
+        UserIntervalSeconds = o.UserInterval?.TotalSeconds,
     };
 
     /// <summary>Deletes the authors this run created, after they were checked, so the database does not grow run after run.</summary>

@@ -23,4 +23,7 @@ public sealed record Settings(
 {
     /// <summary>Who drove the virtual users when it was not this process (--engine locust): the engine, its versions and its workers.</summary>
     public string? UserDriver { get; init; }
+
+    /// <summary>--user-interval: each virtual user's seconds from one measured request's start to the next's; null: back to back.</summary>
+    public double? UserIntervalSeconds { get; init; }
 }

@@ -7,7 +7,10 @@ internal static class UserSetup
     {
         var s = r.Settings;
         var locust = s.UserDriver is not null;
-        yield return ("Virtual users", $"{string.Join(", ", s.Users)} users × {s.RequestsPerUser} requests each, back to back, no think time; scenarios {string.Join(", ", s.UserScenarios)}");
+        var pacing = s.UserIntervalSeconds is { } interval
+            ? $"one every {interval:0.###} s (constant pacing, --user-interval; each user's first after a random share of one interval, so the users' requests spread over it)"
+            : "back to back, no think time";
+        yield return ("Virtual users", $"{string.Join(", ", s.Users)} users × {s.RequestsPerUser} requests each, {pacing}; scenarios {string.Join(", ", s.UserScenarios)}");
         if (s.UserDriver is { } driver)
         {
             yield return ("Driven by", $"{driver} (--engine locust): each virtual user a Locust user, a greenlet on a worker; REST and GraphQL over " +

@@ -19,8 +19,11 @@ public sealed record LoadTestOptions
 
     public IReadOnlyList<int> Users { get; init; } = [1, 10, 50];
 
-    /// <summary>Requests each virtual user sends back to back, after its warm-up.</summary>
+    /// <summary>Requests each virtual user sends back to back (or one every <see cref="UserInterval"/>), after its warm-up.</summary>
     public int Requests { get; init; } = 50;
+
+    /// <summary>--user-interval: each virtual user's time from one measured request's start to the next's; null: back to back.</summary>
+    public TimeSpan? UserInterval { get; init; }
 
     /// <summary>Requests each virtual user sends before measuring starts (opens its connection); excluded.</summary>
     public int WarmupPerUser { get; init; } = 2;

@@ -62,6 +62,11 @@ public sealed class LocustSwarm : IAsyncDisposable
         catch (Exception e) when (e is OperationCanceledException or InvalidDataException)
         {
             await swarm.DisposeAsync();
+            if (cancellationToken.IsCancellationRequested)
+            {
+                throw;
+            }
+
             throw new InvalidDataException(
                 $"Locust's master and {workers} worker(s) did not meet within {StartLimit.TotalSeconds:0} s: {(e is InvalidDataException ? e.Message : swarm._said.ToString())}");
         }

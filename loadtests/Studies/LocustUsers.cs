@@ -58,14 +58,19 @@ public sealed class LocustUsers(LoadTestOptions options, ClientOptions client, R
             {
                 return (UserCell.NotRun(scenario, protocol, transport, users, options.Requests, $"failed: {e.Message}"), null);
             }
+            catch (OperationCanceledException) when (stop.IsCancellationRequested)
+            {
+                return (UserCell.NotRun(scenario, protocol, transport, users, options.Requests, "interrupted"), null);
+            }
         }
 
         var job = StackRunner.Fields(call, transport, client);
-        // Unique to this start of the master's, and the name of its times' file.
+        // Unique in the study: the master and the workers take only what names the cell in progress.
         job["cell"] = $"{scenario.Name}-{protocol}-{transport}-u{users}-{Interlocked.Increment(ref _cells)}".ToLowerInvariant();
         job["users"] = users;
         job["requests"] = options.Requests;
         job["warmup"] = warmupPerUser;
+        job["interval_seconds"] = options.UserInterval?.TotalSeconds;
         job["users_per_connection"] = options.UsersPerHttp2Connection;
         job["new_connection"] = options.Common.Conditions.Connections == ConnectionPolicy.New;
         job["certificate_pem"] = transport == Transport.Https && client.TrustedCertificatePath is { } pem ? await File.ReadAllTextAsync(pem, stop) : null;

@@ -1,8 +1,10 @@
 namespace ProtocolBench.LoadTests.Studies;
 
 /// <summary>
-/// Virtual users sending one scenario back to back, no think time: each user a task with its own histogram
-/// (merged with Add afterwards), a count or a deadline, and its own timeout on every request (the sender's).
+/// Virtual users sending one scenario back to back, no think time, or one request every <see cref="Interval"/> each
+/// (constant pacing; each user's first waits a random share of one interval, so the users' requests spread over it):
+/// each user a task with its own histogram (merged with Add afterwards), a count or a deadline, and its own timeout on
+/// every request (the sender's).
 /// A response that fails its check counts as failed, and only successful requests enter the histograms.
 /// </summary>
 public sealed class UserLoad
@@ -27,6 +29,9 @@ public sealed class UserLoad
     }
 
     public int Users { get; }
+
+    /// <summary>Each user's time from one request's start to the next's; null: back to back.</summary>
+    public TimeSpan? Interval { get; init; }
 
     public long HighestTrackableMicros { get; }
 
@@ -77,8 +82,26 @@ public sealed class UserLoad
     {
         var client = _clients[user % _clients.Count];
         var histogram = _histograms[user] = NewHistogram();
+        var due = Stopwatch.GetTimestamp() + (long)((Interval?.TotalSeconds ?? 0) * new Random(user).NextDouble() * Stopwatch.Frequency);
         for (var i = 0; i < _requestsPerUser; i++)
         {
+            if (Interval is { } interval)
+            {
+                if (Stopwatch.GetElapsedTime(Stopwatch.GetTimestamp(), due) is { Ticks: > 0 } wait)
+                {
+                    try
+                    {
+                        await Task.Delay(wait, stop).ConfigureAwait(false);
+                    }
+                    catch (OperationCanceledException)
+                    {
+                        return;
+                    }
+                }
+
+                due += (long)(interval.TotalSeconds * Stopwatch.Frequency);
+            }
+
             if (stop.IsCancellationRequested || (_deadline != 0 && Stopwatch.GetTimestamp() >= _deadline))
             {
                 return;

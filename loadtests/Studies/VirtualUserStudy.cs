@@ -92,7 +92,7 @@ public sealed class VirtualUserStudy(
         progress.Begin($"{label} [grey](warm-up)[/]", warmup.Planned, () => warmup.Completed);
         await warmup.RunAsync(cellStop.Token);
 
-        var load = new UserLoad(new ScenarioSender(scenario, options.Timeout, ledger), clients, users, options.Requests);
+        var load = new UserLoad(new ScenarioSender(scenario, options.Timeout, ledger), clients, users, options.Requests) { Interval = options.UserInterval };
         // Collect the previous cell's garbage now rather than inside this one's measurement.
         GC.Collect();
         GC.WaitForPendingFinalizers();

@@ -60,6 +60,39 @@ public sealed partial class CommandTests
         Assert.Equal(0, await CountAuthorsNamedAsync(Database, "pb-load-"));
     }
 
+    public static readonly TheoryData<string> Engines = new() { "dotnet", "locust" };
+
+    /// <summary>
+    /// --user-interval paces each user on both engines: 4 requests a user, one every 0.5 s, cannot end sooner than 1.5 s
+    /// after the first (a bound the pacing guarantees, whatever the machine's speed), and every request is still counted.
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(Engines))]
+    public async Task UsersPacedByAnIntervalTakeAtLeastTheirIntervals(string engine)
+    {
+        if (engine == "locust")
+        {
+            SkipUnlessLocust();
+        }
+
+        var results = Path.Combine(_work, "results");
+        await using var command = CommandProcess.Start(
+            "loadtests", "ProtocolBench.LoadTests.dll",
+            "users", "--engine", engine, "--user-interval", "0.5", "--no-pin", "--ports", "auto", "--database", "sqlite",
+            "--connection-string", Database, "--results", results, "--scenarios", "search-11", "--protocols", "rest,grpc",
+            "--transports", "http", "--users", "4", "--requests", "4", "--warmup", "1", "--warmup-total", "1", "--fail-on-errors");
+
+        await command.AssertExitsWithAsync(0, TimeSpan.FromMinutes(3));
+
+        foreach (var cell in Csv(Path.Combine(results, "users.csv")))
+        {
+            Assert.Equal("16", cell["ok"]);
+            Assert.True(double.Parse(cell["elapsed_s"], CultureInfo.InvariantCulture) >= 1.5, $"{cell["protocol"]}: {cell["elapsed_s"]} s");
+        }
+
+        Assert.Contains("one every 0.5 s (constant pacing, --user-interval", await File.ReadAllTextAsync(Path.Combine(results, "report.md"), Token));
+    }
+
     /// <summary>
     /// A worker killed mid-cell: the master misses its heartbeats, the cell is failed and named (not half-counted), the
     /// command exits 1, and nothing is left running: the master, the other worker and the services are stopped.

@@ -4,7 +4,8 @@ A worker runs `locust -f locustfile.py --worker --master-host HOST --master-port
 the load command starts as many as --locust-workers says, on this machine). ProtocolBench's master (master.py)
 sends each cell's job to every worker ("pb-cell"), then asks Locust for the cell's users, whom Locust spreads over the
 workers. Each user opens its connection (or shares one, users_per_connection to a gRPC channel), sends warmup requests,
-waits until every user of every worker has ("pb-go"), then sends its requests back to back and idles until the cell ends.
+waits until every user of every worker has ("pb-go"), then sends its requests back to back (or one every interval_seconds,
+the first after a random share of one) and idles until the cell ends.
 Every request is timed to its answer decoded, in microseconds; a read's answer equal to the worker's first counts as that
 one, any other goes to ProtocolBench with its time to be checked (a create's every answer: each names its own author).
 Four times a second the worker sends the master what is new ("pb-report"): raw times, outcomes, answers, counts, and
@@ -12,6 +13,7 @@ the time since "pb-go" to its last user's last answer.
 """
 
 import base64
+import random
 import time
 
 import locust.runners
@@ -189,7 +191,13 @@ class ProtocolUser(User):
             cell.attempt("warmup", user, index, connection)
         cell.news["warm"] += 1
         cell.go.wait()
+        interval = cell.job.get("interval_seconds")
+        # With an interval, one request every interval seconds, the first after a random share of one (the users spread).
+        due = time.monotonic() + (interval or 0) * random.Random(f"{cell.worker}-{user}").random()
         for index in range(cell.job["requests"]):
+            if interval:
+                gevent.sleep(max(0.0, due - time.monotonic()))
+                due += interval
             cell.attempt("measured", user, cell.job["warmup"] + index, connection)
         cell.finished(self.environment.runner)
         Event().wait()
