@@ -6,7 +6,8 @@ namespace ProtocolBench.Grpc.Service;
 /// <summary>
 /// A request's reader whose failure is the client's: a stream the client reset while its request was read ("The client reset
 /// the request stream.") fails the call with CANCELLED, which grpc-dotnet logs at Information. It logged the IOException
-/// itself at Error, because Kestrel cancels the call's token on the thread pool, after the reader has already failed.
+/// itself at Error, because Kestrel cancels the call's token on the thread pool, after the reader has already failed. The reset
+/// comes out of a read or out of the giving back of one (<see cref="AdvanceTo(SequencePosition, SequencePosition)"/>).
 /// </summary>
 internal sealed class ClientResetReader(PipeReader inner) : PipeReader, IRequestBodyPipeFeature
 {
@@ -44,9 +45,20 @@ internal sealed class ClientResetReader(PipeReader inner) : PipeReader, IRequest
         }
     }
 
-    public override void AdvanceTo(SequencePosition consumed) => inner.AdvanceTo(consumed);
+    public override void AdvanceTo(SequencePosition consumed) => AdvanceTo(consumed, consumed);
 
-    public override void AdvanceTo(SequencePosition consumed, SequencePosition examined) => inner.AdvanceTo(consumed, examined);
+    /// <summary>Kestrel's reader also throws the reset from here, when grpc-dotnet gives back a read the client has since reset.</summary>
+    public override void AdvanceTo(SequencePosition consumed, SequencePosition examined)
+    {
+        try
+        {
+            inner.AdvanceTo(consumed, examined);
+        }
+        catch (IOException e)
+        {
+            throw ClientStopped(e);
+        }
+    }
 
     public override void CancelPendingRead() => inner.CancelPendingRead();
 
