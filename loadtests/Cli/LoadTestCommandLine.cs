@@ -79,10 +79,22 @@ public static class LoadTestCommandLine
                 var other => Error(r, $"'{other}' is not an engine: dotnet or locust.", UserEngine.Dotnet),
             },
         };
-        var locustWorkers = new Option<int?>("--locust-workers")
+        var locustWorkers = new Option<IReadOnlyList<string>?>("--locust-workers")
         {
-            Description = "--engine locust: workers started on this machine (default: one per core the driver may use)", HelpName = "N",
-            CustomParser = r => ValueParsers.PositiveInt(r),
+            Description = "--engine locust: N workers started on this machine (default: one per core the driver may use), or HOST,… to wait for " +
+                          "one worker on each host, started there with the command this one prints (docs/load-studies.md, \"Workers on other machines\")",
+            HelpName = "N|HOST,…",
+            CustomParser = r => ValueParsers.Parse(r, v => v.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries) is { Length: > 0 } items
+                ? items
+                : throw new FormatException("is an empty list")),
+        };
+        var locustPort = new Option<int?>("--locust-port")
+        {
+            Description = $"--locust-workers HOST,…: the port the master listens on for them (default {LocustPlan.DefaultPort}, Locust's; 0: any free port, which the command prints)",
+            HelpName = "PORT",
+            CustomParser = r => ValueParsers.Parse(r, v => int.TryParse(v, CultureInfo.InvariantCulture, out var port) && port is >= 0 and <= 65535
+                ? port
+                : throw new FormatException("is not a port (0 to 65535)")),
         };
         var failOnErrors = new Option<bool>("--fail-on-errors") { Description = "Exit 1 if any request failed or timed out" };
         var keepCreated = new Option<bool>("--keep-created") { Description = "Keep the authors the create scenario made (default: deleted after the check)" };
@@ -95,7 +107,7 @@ public static class LoadTestCommandLine
                 : throw new FormatException($"'{v}' is not a positive rate")),
         };
         var stepSeconds = NumberOption("--step-seconds", "rate: seconds each offered rate is sent for (longer where 200 requests take longer, up to 4×)", 3);
-        var p99Bound = NumberOption("--p99-bound", "rate: a rate is within the bound when no request fails and p99 ≤ this many ms", 100);
+        var p99Bound = NumberOption("--p99-bound", "rate and users: a rate or a step of users is within the bound when no request fails and p99 ≤ this many ms", 100);
         var duration = NumberOption("--duration", "driver-check: seconds per measurement", 10);
         var checkUsers = IntOption("--check-users", "driver-check: concurrency", 50, ValueParsers.PositiveInt);
         var checkRounds = IntOption("--check-rounds", "driver-check: alternating rounds of ours and the tool's", 3, ValueParsers.PositiveInt);
@@ -111,7 +123,7 @@ public static class LoadTestCommandLine
         foreach (var option in new Option[]
                  {
                      protocols, transports, scenarios, users, requests, userInterval, warmup, warmupTotal, pacedWarmup, rate, count, timeout, usersPerConnection,
-                     quick, engine, locustWorkers, failOnErrors, keepCreated, rates, stepSeconds, p99Bound, duration, checkUsers, checkRounds, checkRate,
+                     quick, engine, locustWorkers, locustPort, failOnErrors, keepCreated, rates, stepSeconds, p99Bound, duration, checkUsers, checkRounds, checkRate,
                  })
         {
             root.Options.Add(option);
@@ -169,6 +181,11 @@ public static class LoadTestCommandLine
                 CheckRounds = Pick(checkRounds, 1),
                 CheckRate = Pick(checkRate, 20),
             };
+            if (result.GetValue(engine) != UserEngine.Locust && (result.IsGiven(locustWorkers) || result.IsGiven(locustPort)))
+            {
+                throw new UsageException("--locust-workers and --locust-port go with --engine locust.");
+            }
+
             if (options.UserInterval is not null && !options.RunsUsers)
             {
                 throw new UsageException("--user-interval paces the virtual users: the modes users and all.");
@@ -176,8 +193,10 @@ public static class LoadTestCommandLine
 
             if (result.GetValue(engine) == UserEngine.Locust)
             {
-                var (versions, workers) = LocustWorkers(result.GetValue(locustWorkers), chosenMode, settings);
-                options = options with { Engine = UserEngine.Locust, LocustWorkers = workers, LocustVersions = versions };
+                var (versions, plan) = Locust(result.GetValue(locustWorkers), result.GetValue(locustPort), chosenMode, settings);
+                // Remote workers reach the services started here where they reach the master.
+                var addresses = plan.Remote && settings.External is null ? settings.Addresses with { Host = plan.Address } : settings.Addresses;
+                options = options with { Common = settings with { Addresses = addresses }, Engine = UserEngine.Locust, Locust = plan, LocustVersions = versions };
             }
 
             if (chosenMode == Mode.DriverCheck && given is not null)
@@ -205,10 +224,10 @@ public static class LoadTestCommandLine
     }
 
     /// <summary>
-    /// --engine locust's workers: as many as asked, or one per core the driver may use; refused where it cannot run as asked
-    /// (another mode, HTTP/2, a stack that is not installed: the install line).
+    /// --engine locust's workers: as many as asked on this machine (by default one per core the driver may use), or one on
+    /// each host named; refused where it cannot run as asked (another mode, HTTP/2, a stack that is not installed: the install line).
     /// </summary>
-    private static (string Versions, int Workers) LocustWorkers(int? asked, Mode mode, CommonSettings settings)
+    private static (string Versions, LocustPlan Plan) Locust(IReadOnlyList<string>? workers, int? port, Mode mode, CommonSettings settings)
     {
         if (mode is not (Mode.Users or Mode.All))
         {
@@ -221,9 +240,32 @@ public static class LoadTestCommandLine
         }
 
         var (versions, missing) = LocustStack.Probe();
-        return versions is null
-            ? throw new UsageException(missing!)
-            : (versions, asked ?? (settings.Pinning.ClientCpus is { } cpus ? Pinning.Count(cpus) : Environment.ProcessorCount));
+        if (versions is null)
+        {
+            throw new UsageException(missing!);
+        }
+
+        int? local = workers is null ? (settings.Pinning.ClientCpus is { } cpus ? Pinning.Count(cpus) : Environment.ProcessorCount)
+            : workers.Count == 1 && int.TryParse(workers[0], CultureInfo.InvariantCulture, out var asked) ? asked
+            : null;
+        if (local is { } count)
+        {
+            if (count < 1)
+            {
+                throw new UsageException("--locust-workers: start at least one worker.");
+            }
+
+            return port is null
+                ? (versions, LocustPlan.Local(count))
+                : throw new UsageException("--locust-port goes with workers on other hosts (--locust-workers HOST,…).");
+        }
+
+        if (!settings.Conditions.Network.IsLoopback)
+        {
+            throw new UsageException("--network shapes the link to services in a namespace of their own, which workers on other hosts do not reach: leave out one of them.");
+        }
+
+        return (versions, LocustPlan.OnHosts(workers!, port ?? LocustPlan.DefaultPort));
     }
 
     private static Option<int> IntOption(string name, string description, int value, Func<System.CommandLine.Parsing.ArgumentResult, int> parse) =>

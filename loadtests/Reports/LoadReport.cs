@@ -241,15 +241,18 @@ public static class LoadReport
             report.Section(scenario.Label).Add(
                 new Table(
                         "users", "protocol", "transport", "conns", "req/s", "mean ms", "p50", "p95", "p99", "max", "MB in", "MB out", "KB/req in", "KB/req out",
-                        "server CPU µs/req", "server KB/req", "client CPU µs/req", "errors", "status")
+                        "server CPU µs/req", "server KB/req", "client CPU µs/req", "service MiB", "KiB/conn", "errors", "status")
                     .AddRange(r.Users.Where(c => c.Scenario == scenario).Select(c => new TableCell[]
                     {
                         $"{c.Users}", Display.Of(c.Protocol), Display.Of(c.Transport), $"{c.Connections}", F(c.RequestsPerSecond, 0),
                         F(c.Latency.MeanMs), F(c.Latency.P50Ms), F(c.Latency.P95Ms), F(c.Latency.P99Ms), F(c.Latency.MaxMs),
                         F(c.MegabytesReceived), F(c.MegabytesSent), F(c.KilobytesPerRequestReceived), F(c.KilobytesPerRequestSent),
                         F(c.Cost?.ServerCpuMicros ?? double.NaN, 0), F((c.Cost?.ServerAllocatedBytes ?? double.NaN) / 1e3, 1), F(c.Cost?.ClientCpuMicros ?? double.NaN, 0),
-                        c.Requests.ErrorText, c.Status,
-                    })));
+                        F(c.Memory?.PeakMiB ?? double.NaN, 0), F(c.Memory?.KiBPerConnection ?? double.NaN, 1), c.Requests.ErrorText, c.Status,
+                    })))
+                .Note("Service MiB: the most its process held (resident) while the cell's users were connected; KiB/conn: its growth over the cell's start ÷ the connections the cell opened, " +
+                      "garbage not yet collected included (an upper bound).")
+                .Note(UserSteps.FirstBeyond(r.Users.Where(c => c.Scenario == scenario).ToList(), r.Settings.P99BoundMs));
             foreach (var kind in new[] { "throughput", "latency", "bytes", "cost" })
             {
                 if (charts.TryGetValue($"{kind}-{scenario.Name}.svg", out var svg))

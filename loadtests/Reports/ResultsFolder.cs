@@ -92,6 +92,7 @@ public sealed class ResultsFolder
             "mean_ms", "p50_ms", "p90_ms", "p95_ms", "p99_ms", "max_ms", "mb_received", "mb_sent", "kb_received_per_request", "kb_sent_per_request",
             "issued", "ok", "failed", "timed_out", "cancelled", "balanced", "errors", "warmup_issued", "warmup_not_ok", "nothing_lost",
             "server_cpu_us_per_request", "server_allocated_bytes_per_request", "kernel_cpu_us_per_request", "client_cpu_us_per_request",
+            "service_mib_start", "service_mib_peak", "service_kib_per_connection",
         ],
         cells.Select(c => new object?[]
         {
@@ -102,6 +103,7 @@ public sealed class ResultsFolder
             c.Warmup.Issued, c.Warmup.NotOk, c.NothingLost?.Verdict ?? "",
             Csv.Number(c.Cost?.ServerCpuMicros ?? double.NaN), Csv.Number(c.Cost?.ServerAllocatedBytes ?? double.NaN), Csv.Number(c.Cost?.KernelCpuMicros ?? double.NaN),
             Csv.Number(c.Cost?.ClientCpuMicros ?? double.NaN),
+            Csv.Number(c.Memory?.StartMiB ?? double.NaN), Csv.Number(c.Memory?.PeakMiB ?? double.NaN), Csv.Number(c.Memory?.KiBPerConnection ?? double.NaN),
         }));
 
     private static string PacedCsv(IEnumerable<PacedCell> cells) => Csv.Of(

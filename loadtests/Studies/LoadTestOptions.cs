@@ -36,8 +36,8 @@ public sealed record LoadTestOptions
     /// <summary>Who drives the virtual users: this process (the default) or Locust's master and workers (<see cref="LocustUsers"/>).</summary>
     public UserEngine Engine { get; init; } = UserEngine.Dotnet;
 
-    /// <summary>--engine locust: the workers started on this machine (default: one per core the driver may use).</summary>
-    public int LocustWorkers { get; init; } = 1;
+    /// <summary>--engine locust: where its workers run (--locust-workers, --locust-port).</summary>
+    public LocustPlan Locust { get; init; } = LocustPlan.Local(1);
 
     /// <summary>--engine locust: the stack's versions, as its master says them.</summary>
     public string? LocustVersions { get; init; }

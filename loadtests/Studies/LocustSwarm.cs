@@ -37,26 +37,40 @@ public sealed class LocustSwarm : IAsyncDisposable
     /// <summary>The CPU time the master and the workers started here have used.</summary>
     public TimeSpan CpuTime => TimeSpan.FromSeconds(_workers.Append(_master).Sum(p => TryCpu(p).TotalSeconds));
 
-    /// <summary>Starts the master and <paramref name="workers"/> workers on this machine and waits until they have met.</summary>
-    public static async Task<LocustSwarm> StartAsync(int workers, Action<string> log, CancellationToken cancellationToken)
+    /// <summary>
+    /// Starts the master and, unless they are remote, the plan's workers on this machine, and waits until they have met. The
+    /// master listens on <paramref name="port"/> (0: any free port) of the plan's address; for remote workers the command
+    /// that starts one goes to the log, and they have <see cref="LocustPlan.RemoteJoinLimit"/> to join.
+    /// </summary>
+    public static async Task<LocustSwarm> StartAsync(LocustPlan plan, int port, Action<string> log, CancellationToken cancellationToken)
     {
-        var master = Start(ClientStacks.Python, Path.Combine(LocustStack.Folder, "master.py"), "--bind", "127.0.0.1", "--port", "0", "--workers", workers.ToString(CultureInfo.InvariantCulture));
+        var workers = plan.Count;
+        var master = Start(ClientStacks.Python, Path.Combine(LocustStack.Folder, "master.py"),
+            "--bind", plan.Address, "--port", port.ToString(CultureInfo.InvariantCulture), "--workers", workers.ToString(CultureInfo.InvariantCulture));
         var swarm = new LocustSwarm(master, workers, log);
         swarm.Hear(master, "master");
+        var limit = plan.Remote ? LocustPlan.RemoteJoinLimit : StartLimit;
         try
         {
-            using var limit = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-            limit.CancelAfter(StartLimit);
-            var port = (await swarm.NextAsync(line => line.StartsWith("master ", StringComparison.Ordinal), limit.Token))["master ".Length..];
-            for (var i = 0; i < workers; i++)
+            using var within = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+            within.CancelAfter(limit);
+            swarm.Port = int.Parse((await swarm.NextAsync(line => line.StartsWith("master ", StringComparison.Ordinal), within.Token))["master ".Length..], CultureInfo.InvariantCulture);
+            if (plan.Remote)
+            {
+                log($"Locust: waiting up to {limit.TotalMinutes:0} min for {workers} worker(s), one on each of {string.Join(", ", plan.Hosts)}; " +
+                    "on each, where a copy of this repository's tools/stacks/ is and the stack is installed, run:");
+                log($"  {plan.WorkerCommand(swarm.Port)}");
+            }
+
+            for (var i = 0; i < workers && !plan.Remote; i++)
             {
                 var worker = Start(ClientStacks.Python, "-m", "locust", "-f", Path.Combine(LocustStack.Folder, "locustfile.py"), "--worker",
-                    "--master-host", "127.0.0.1", "--master-port", port, "--loglevel", "WARNING");
+                    "--master-host", plan.Address, "--master-port", swarm.Port.ToString(CultureInfo.InvariantCulture), "--loglevel", "WARNING");
                 swarm._workers.Add(worker);
                 swarm.Hear(worker, $"worker {i + 1}");
             }
 
-            await swarm.NextAsync(line => line.StartsWith("workers ", StringComparison.Ordinal) && swarm.CountConnected() >= workers, limit.Token);
+            await swarm.NextAsync(line => line.StartsWith("workers ", StringComparison.Ordinal) && swarm.CountConnected() >= workers, within.Token);
             return swarm;
         }
         catch (Exception e) when (e is OperationCanceledException or InvalidDataException)
@@ -68,9 +82,12 @@ public sealed class LocustSwarm : IAsyncDisposable
             }
 
             throw new InvalidDataException(
-                $"Locust's master and {workers} worker(s) did not meet within {StartLimit.TotalSeconds:0} s: {(e is InvalidDataException ? e.Message : swarm._said.ToString())}");
+                $"Locust's master and {workers} worker(s) did not meet within {limit.TotalSeconds:0} s: {(e is InvalidDataException ? e.Message : swarm._said.ToString())}");
         }
     }
+
+    /// <summary>The port the master listens on for its workers.</summary>
+    public int Port { get; private set; }
 
     /// <summary>
     /// Runs one cell: the job to the master, each worker's report to <paramref name="onReport"/> as it comes, once every
@@ -173,6 +190,9 @@ public sealed class LocustSwarm : IAsyncDisposable
         }
     }
 
+    /// <summary>The connected workers as Locust names them, its 32-digit id after the host's name cut to 6 ("pb-host_1a2b3c").</summary>
+    public string Joined => string.Join(", ", Connected.Split(' ').Skip(1).Select(id => id.LastIndexOf('_') is > 0 and var cut && id.Length > cut + 7 ? id[..(cut + 7)] : id));
+
     private int CountConnected() => int.Parse(Connected.Split(' ')[0], CultureInfo.InvariantCulture);
 
     /// <summary>The master's lines go to the channel (its "workers" lines also to the log); every process's last lines are kept for a message.</summary>
@@ -200,7 +220,7 @@ public sealed class LocustSwarm : IAsyncDisposable
             if (line.StartsWith("workers ", StringComparison.Ordinal))
             {
                 Connected = line["workers ".Length..];
-                _log($"Locust: {CountConnected()} worker(s) connected");
+                _log($"Locust: {CountConnected()} worker(s) connected{(CountConnected() > 0 ? $" ({Joined})" : "")}");
             }
 
             _lines.Writer.TryWrite(line);

@@ -15,8 +15,7 @@ public sealed class LocustTally(Scenario scenario, Protocol protocol, CreateLedg
 {
     private readonly Dictionary<string, Outcome> _firsts = [];
     private readonly Dictionary<string, long> _windows = [];
-    private readonly List<long> _times = [];
-    private readonly List<string> _timedBy = [];
+    private readonly List<(string Worker, long Micros)> _timed = [];
     private long _completed;
 
     public RequestTally Warmup { get; } = new();
@@ -24,10 +23,10 @@ public sealed class LocustTally(Scenario scenario, Protocol protocol, CreateLedg
     public RequestTally Measured { get; } = new();
 
     /// <summary>The successful measured requests' times, in microseconds, in the order they were reported.</summary>
-    public IReadOnlyList<long> Times => _times;
+    public IReadOnlyList<long> Times => _timed.ConvertAll(timed => timed.Micros);
 
     /// <summary>The successful measured requests as results/…/locust/CELL.csv holds them: the worker that timed each, and its time in µs.</summary>
-    public IEnumerable<object?[]> Rows => _timedBy.Zip(_times, (worker, micros) => new object?[] { worker, micros });
+    public IEnumerable<object?[]> Rows => _timed.Select(timed => new object?[] { timed.Worker, timed.Micros });
 
     /// <summary>The connections the workers' users opened.</summary>
     public int Connections { get; private set; }
@@ -71,13 +70,14 @@ public sealed class LocustTally(Scenario scenario, Protocol protocol, CreateLedg
     /// <summary>The measured times as an HdrHistogram (µs), as the .NET driver's cells leave theirs in the results folder.</summary>
     public LongHistogram? Histogram()
     {
-        if (_times.Count == 0)
+        if (_timed.Count == 0)
         {
             return null;
         }
 
-        var histogram = new LongHistogram(Math.Max(2, _times.Max()), 3);
-        foreach (var micros in _times)
+        var times = Times;
+        var histogram = new LongHistogram(Math.Max(2, times.Max()), 3);
+        foreach (var micros in times)
         {
             histogram.RecordValue(Math.Max(1, micros));
         }
@@ -95,8 +95,7 @@ public sealed class LocustTally(Scenario scenario, Protocol protocol, CreateLedg
             Interlocked.Increment(ref _completed);
             if (outcome.Kind == OutcomeKind.Ok)
             {
-                _times.Add(micros);
-                _timedBy.Add(worker);
+                _timed.Add((worker, micros));
             }
         }
     }
@@ -114,15 +113,8 @@ public sealed class LocustTally(Scenario scenario, Protocol protocol, CreateLedg
         var id = 0;
         if (outcome.Kind == OutcomeKind.Ok)
         {
-            try
-            {
-                var read = await PortableScenario.CheckAsync(scenario, protocol, name, Convert.FromBase64String((string)request["answer"]!));
-                id = read is AuthorDto author ? author.Id : 0;
-            }
-            catch (Exception e)
-            {
-                outcome = Outcome.Classify(e, CancellationToken.None, CancellationToken.None);
-            }
+            (outcome, var read) = await PortableScenario.JudgeAsync(scenario, protocol, name, Convert.FromBase64String((string)request["answer"]!));
+            id = read is AuthorDto author ? author.Id : 0;
         }
 
         if (ledger is not null && name.Length > 0)

@@ -24,10 +24,13 @@ public sealed class LocustUsers(LoadTestOptions options, ClientOptions client, R
     /// <summary>One cell of the study: what the users send, how many, their warm-up each, the ledger of a create's names.</summary>
     public sealed record Cell(Scenario Scenario, Protocol Protocol, Transport Transport, int Users, int WarmupPerUser, CreateLedger? Ledger, string Label);
 
-    public int Workers { get; } = options.LocustWorkers;
+    private int _port = options.Locust.Port;
+    private string _joined = "";
+
+    public int Workers => options.Locust.Count;
 
     /// <summary>Who drove the load, as the report's setup says it.</summary>
-    public string Description => $"Locust ({options.LocustVersions ?? "versions not read"}): a master and {Workers} worker(s) on this machine";
+    public string Description => $"Locust ({options.LocustVersions ?? "versions not read"}): {options.Locust.Describe(_port, _joined)}";
 
     /// <summary>The CPU time the Locust processes of this machine have used so far.</summary>
     public TimeSpan CpuTime => _swarm?.CpuTime ?? TimeSpan.Zero;
@@ -52,7 +55,10 @@ public sealed class LocustUsers(LoadTestOptions options, ClientOptions client, R
 
             try
             {
-                _swarm = await LocustSwarm.StartAsync(Workers, log, stop);
+                // A new master takes the port of the first, which remote workers were told.
+                _swarm = await LocustSwarm.StartAsync(options.Locust, _port, log, stop);
+                _port = options.Locust.Remote ? _swarm.Port : 0;
+                _joined = _swarm.Joined;
             }
             catch (InvalidDataException e)
             {

@@ -50,14 +50,14 @@ public sealed class StackStream(LoadTestOptions options, ClientOptions client)
 
         // The requests the stack reported, each settled by its answer's check (the first's verdict for every answer equal to it).
         var tally = new RequestTally();
-        var firstOutcome = first is null ? Outcome.InvalidResponse : await CheckAsync(scenario, protocol, first);
+        var firstOutcome = first is null ? Outcome.InvalidResponse : (await PortableScenario.JudgeAsync(scenario, protocol, "", first)).Outcome;
         var samples = new List<PacedSample>(received.Count);
         var interval = 1000 / options.Rate;
         foreach (var request in received)
         {
             var outcome = request.Outcome switch
             {
-                OutcomeKind.Ok => request.Answer is { } answer ? await CheckAsync(scenario, protocol, answer) : firstOutcome,
+                OutcomeKind.Ok => request.Answer is { } answer ? (await PortableScenario.JudgeAsync(scenario, protocol, "", answer)).Outcome : firstOutcome,
                 OutcomeKind.TimedOut => new Outcome(OutcomeKind.TimedOut, "timeout"),
                 _ => Outcome.Failure(request.Code ?? "failed"),
             };
@@ -70,19 +70,5 @@ public sealed class StackStream(LoadTestOptions options, ClientOptions client)
         }
 
         return PacedCell.Of(scenario, protocol, transport, options.Rate, options.Count, status, samples, bytes: null, tally.Summary(), nothingLost: null);
-    }
-
-    /// <summary>The outcome of an answer the stack received: ok when this project's client code reads it and its checks pass.</summary>
-    private static async Task<Outcome> CheckAsync(Scenario scenario, Protocol protocol, byte[] answer)
-    {
-        try
-        {
-            await PortableScenario.CheckAsync(scenario, protocol, "", answer);
-            return Outcome.Ok;
-        }
-        catch (Exception e)
-        {
-            return Outcome.Classify(e, CancellationToken.None, CancellationToken.None);
-        }
     }
 }

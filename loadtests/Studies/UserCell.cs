@@ -20,7 +20,9 @@ public sealed record UserCell(
     TallySummary Warmup,
     NothingLostResult? NothingLost,
     /// <summary>What each request cost the service (and the client), over the measured requests; null when the service's meter could not be read.</summary>
-    CostPerOp? Cost = null)
+    CostPerOp? Cost = null,
+    /// <summary>The resident memory of the service at the cell's start and the most while its users were connected; null where it was not read.</summary>
+    ServiceMemory? Memory = null)
 {
     public const string Complete = "complete";
 

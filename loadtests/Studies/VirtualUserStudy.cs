@@ -58,7 +58,29 @@ public sealed class VirtualUserStudy(
         }
     }
 
+    /// <summary>The cell, with the memory its service held while the users were connected (sampled from before they connect to their end) per connection it opened.</summary>
     private async Task<UserCell> RunCellAsync(
+        Scenario scenario, Protocol protocol, Transport transport, int users, LiveProgress progress, CancellationToken stop)
+    {
+        var memory = ServiceMemory.Sample(services.ProcessId(protocol));
+        var opened = pool.Wire(protocol, transport).Connections;
+        UserCell? cell = null;
+        try
+        {
+            cell = await DriveCellAsync(scenario, protocol, transport, users, progress, stop);
+        }
+        finally
+        {
+            // Locust's users connect afresh in each cell; the .NET driver's keep their connections from cell to cell.
+            var connections = cell is null ? 0 : locust is not null ? cell.Connections : (int)(pool.Wire(protocol, transport).Connections - opened);
+            var held = memory is null ? null : await memory.StopAsync(connections);
+            cell = cell is { Measured: true } ? cell with { Memory = held } : cell;
+        }
+
+        return cell!;
+    }
+
+    private async Task<UserCell> DriveCellAsync(
         Scenario scenario, Protocol protocol, Transport transport, int users, LiveProgress progress, CancellationToken stop)
     {
         using var cellStop = CancellationTokenSource.CreateLinkedTokenSource(stop, services.Alive(protocol));

@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Text.RegularExpressions;
 using ProtocolBench.Lab.Conditions;
 
 namespace ProtocolBench.Integration.Tests;
@@ -16,19 +17,39 @@ public sealed partial class CommandTests
 
     private static readonly string LocustFolder = Path.Combine(ProtocolBench.Shared.Domain.ProjectPaths.RootOrCurrent, "tools", "stacks", "locust");
 
+    /// <summary>
+    /// The study with its two workers on another "machine": a network namespace of their own, which reaches this one's
+    /// master and services only over a veth pair, started there with the command the load command prints for them.
+    /// </summary>
     [Fact]
-    public async Task TheUsersStudyOnLocustChecksEveryAnswerAndKeepsEveryTime()
+    public async Task TheUsersStudyOnLocustWorkersOfAnotherHostChecksEveryAnswerAndKeepsEveryTime()
     {
         SkipUnlessLocust();
+        Assert.SkipWhen(WorkerHost.Unavailable() is not null, WorkerHost.Unavailable() ?? "");
+        await using var host = await WorkerHost.CreateAsync();
         var results = Path.Combine(_work, "results");
         await using var command = CommandProcess.Start(
             "loadtests", "ProtocolBench.LoadTests.dll",
-            "users", "--engine", "locust", "--locust-workers", "2", "--no-pin", "--ports", "auto", "--database", "sqlite",
-            "--connection-string", Database, "--results", results, "--scenarios", "search-11,create",
+            "users", "--engine", "locust", "--locust-workers", $"{host.Address},{host.Address}", "--locust-port", "0", "--no-pin", "--ports", "auto",
+            "--database", "sqlite", "--connection-string", Database, "--results", results, "--scenarios", "search-11,create",
             "--protocols", "rest,grpc,graphql,signalr,signalr-messagepack", "--transports", "http,https",
             "--users", LocustUsers.ToString(), "--requests", LocustRequests.ToString(), "--warmup", "1", "--warmup-total", "1", "--fail-on-errors");
 
+        // The command says what to run on each worker host; run there, it is all the workers need.
+        var run = (await command.WaitForLineAsync(line => line.TrimStart().StartsWith("cd tools/stacks/locust && ", StringComparison.Ordinal), StartTimeout)).Trim();
+        Assert.Contains($"--master-host {host.MachineAddress} ", run);
+        var workers = new[] { host.Start(run), host.Start(run) };
+
         await command.AssertExitsWithAsync(0, TimeSpan.FromMinutes(5));
+        using (var quit = CancellationTokenSource.CreateLinkedTokenSource(Token))
+        {
+            // The master tells its workers to quit as the study ends.
+            quit.CancelAfter(TimeSpan.FromSeconds(20));
+            foreach (var worker in workers)
+            {
+                await worker.WaitForExitAsync(quit.Token);
+            }
+        }
 
         var cells = Csv(Path.Combine(results, "users.csv"));
         Assert.Equal(2 * 5 * 2, cells.Count);
@@ -44,6 +65,10 @@ public sealed partial class CommandTests
                 Assert.StartsWith("nothing lost: ", cell["nothing_lost"]);
             }
 
+            // The service's memory while the users were connected, and per connection they opened.
+            Assert.True(double.Parse(cell["service_mib_peak"], CultureInfo.InvariantCulture) >= double.Parse(cell["service_mib_start"], CultureInfo.InvariantCulture), name);
+            Assert.True(double.Parse(cell["service_kib_per_connection"], CultureInfo.InvariantCulture) >= 0, name);
+
             // The figures are those of every time the workers measured, not of Locust's rounded statistics.
             var times = Csv(Path.Combine(results, "locust", $"{cell["scenario"]}-{cell["protocol"]}-{cell["transport"]}-u{LocustUsers}.csv".ToLowerInvariant()));
             Assert.Equal(int.Parse(cell["ok"]), times.Count);
@@ -56,7 +81,7 @@ public sealed partial class CommandTests
         }
 
         var report = await File.ReadAllTextAsync(Path.Combine(results, "report.md"), Token);
-        Assert.Contains("a master and 2 worker(s) on this machine (--engine locust)", report);
+        Assert.Matches($@"a master on this machine at {Regex.Escape(host.MachineAddress)}:\d+ and 2 worker\(s\) asked for on {Regex.Escape(host.Address)}, {Regex.Escape(host.Address)}, which joined as \S+_[0-9a-f]{{6}}, \S+_[0-9a-f]{{6}} \(--engine locust\)", report);
         Assert.Equal(0, await CountAuthorsNamedAsync(Database, "pb-load-"));
     }
 
@@ -64,7 +89,8 @@ public sealed partial class CommandTests
 
     /// <summary>
     /// --user-interval paces each user on both engines: 4 requests a user, one every 0.5 s, cannot end sooner than 1.5 s
-    /// after the first (a bound the pacing guarantees, whatever the machine's speed), and every request is still counted.
+    /// after the first (a bound the pacing guarantees, whatever the machine's speed), and every request is still counted;
+    /// the report marks a step beyond the p99 bound.
     /// </summary>
     [Theory]
     [MemberData(nameof(Engines))]
@@ -80,7 +106,7 @@ public sealed partial class CommandTests
             "loadtests", "ProtocolBench.LoadTests.dll",
             "users", "--engine", engine, "--user-interval", "0.5", "--no-pin", "--ports", "auto", "--database", "sqlite",
             "--connection-string", Database, "--results", results, "--scenarios", "search-11", "--protocols", "rest,grpc",
-            "--transports", "http", "--users", "4", "--requests", "4", "--warmup", "1", "--warmup-total", "1", "--fail-on-errors");
+            "--transports", "http", "--users", "4", "--requests", "4", "--warmup", "1", "--warmup-total", "1", "--fail-on-errors", "--p99-bound", "0.001");
 
         await command.AssertExitsWithAsync(0, TimeSpan.FromMinutes(3));
 
@@ -90,7 +116,10 @@ public sealed partial class CommandTests
             Assert.True(double.Parse(cell["elapsed_s"], CultureInfo.InvariantCulture) >= 1.5, $"{cell["protocol"]}: {cell["elapsed_s"]} s");
         }
 
-        Assert.Contains("one every 0.5 s (constant pacing, --user-interval", await File.ReadAllTextAsync(Path.Combine(results, "report.md"), Token));
+        var report = await File.ReadAllTextAsync(Path.Combine(results, "report.md"), Token);
+        Assert.Contains("one every 0.5 s (constant pacing, --user-interval", report);
+        // A bound of 1 µs no request keeps: the first (and only) step is beyond it on both protocols.
+        Assert.Matches(@"First step beyond the bound \(an error, or p99 over 0.001 ms; --p99-bound\), of 4 users: REST HTTP at 4 users \(p99 [\d.]+ ms\); gRPC HTTP at 4 users \(p99 [\d.]+ ms\)\.", report);
     }
 
     /// <summary>

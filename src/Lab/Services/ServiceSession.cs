@@ -65,6 +65,10 @@ public sealed class ServiceSession : IAsyncDisposable
     public Costs.ServiceMeter? Meter(Protocol protocol) =>
         _running?.Processes.FirstOrDefault(p => p.Spec.Protocol == protocol.Service() && !p.HasExited)?.Meter;
 
+    /// <summary>The process of the service that serves <paramref name="protocol"/>; null for --external services or a service that died.</summary>
+    public int? ProcessId(Protocol protocol) =>
+        _running?.Processes.FirstOrDefault(p => p.Spec.Protocol == protocol.Service() && !p.HasExited)?.Id;
+
     /// <summary>The running services' process ids; none for --external.</summary>
     public IReadOnlyList<int> ProcessIds => _running?.Processes.Where(p => !p.HasExited).Select(p => p.Id).ToList() ?? [];
 

@@ -54,6 +54,19 @@ public static class PortableScenario
         return read;
     }
 
+    /// <summary>An answer's outcome as the load studies count it: ok with what it read when <see cref="CheckAsync"/> passes, else its failure.</summary>
+    public static async Task<(Outcome Outcome, object? Read)> JudgeAsync(Scenario scenario, Protocol protocol, string marker, byte[] answer)
+    {
+        try
+        {
+            return (Outcome.Ok, await CheckAsync(scenario, protocol, marker, answer));
+        }
+        catch (Exception e)
+        {
+            return (Outcome.Classify(e, CancellationToken.None, CancellationToken.None), null);
+        }
+    }
+
     /// <summary>
     /// The scenario's caller without a connection: records the call the scenario sends (and stops it there), or answers
     /// it with the other stack's answer.
