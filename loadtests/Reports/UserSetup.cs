@@ -13,6 +13,7 @@ internal static class UserSetup
         yield return ("Virtual users", $"{string.Join(", ", s.Users)} users × {s.RequestsPerUser} requests each, {pacing}; scenarios {string.Join(", ", s.UserScenarios)}");
         if (s.UserDriver is { } driver)
         {
+            yield return ("Client", "Locust's users (--engine locust; see \"Driven by\"); this process checks their answers and the database");
             yield return ("Driven by", $"{driver} (--engine locust): each virtual user a Locust user, a greenlet on a worker; REST and GraphQL over " +
                                        "HTTP/1.1 by Python's http.client, gRPC by grpcio in its gevent mode, SignalR's hub by websocket-client (JSON or " +
                                        "MessagePack); each sends the bytes this project's client sends and times its request to the answer decoded, in µs; " +

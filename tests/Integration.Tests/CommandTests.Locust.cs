@@ -118,6 +118,7 @@ public sealed partial class CommandTests
 
         var report = await File.ReadAllTextAsync(Path.Combine(results, "report.md"), Token);
         Assert.Contains("one every 0.5 s (constant pacing, --user-interval", report);
+        Assert.Contains(engine == "locust" ? "| Client | Locust's users (--engine locust" : "| Client | dotnet (--client dotnet)", report);
         // A bound of 1 µs no request keeps: the first (and only) step is beyond it on both protocols.
         Assert.Matches(@"First step beyond the bound \(an error, or p99 over 0.001 ms; --p99-bound\), of 4 users: REST HTTP at 4 users \(p99 [\d.]+ ms\); gRPC HTTP at 4 users \(p99 [\d.]+ ms\)\.", report);
     }

@@ -46,7 +46,10 @@ public record RunDescription
     /// <summary>A run is named by when it started (UTC) and four random hex digits: yyMMddHHmmss-xxxx, always 17 characters.</summary>
     public static string NewId(DateTimeOffset started) => $"{started.UtcDateTime:yyMMddHHmmss}-{Random.Shared.Next(0x10000):x4}";
 
-    /// <summary>The setup table: the machine and the services first, then <paramref name="specific"/>, then how the run was started.</summary>
+    /// <summary>
+    /// The setup table: the machine and the services first, then the conditions and <paramref name="specific"/> (a row of
+    /// it named as a condition's takes that row's place), then how the run was started.
+    /// </summary>
     public Table Setup(params (string Name, string Value)[] specific)
     {
         var table = new Table("", "") { TextColumns = 2 }
@@ -58,7 +61,13 @@ public record RunDescription
             .Add("Pinning", Pinning)
             .Add("Idle cores", CpuIdle.Length > 0 ? CpuIdle : "not recorded (a run before idle polling)")
             .Add("HTTP versions", HttpVersions);
-        foreach (var (name, value) in Conditions.Describe().Concat(specific))
+        var conditions = Conditions.Describe().ToList();
+        foreach (var (name, value) in conditions)
+        {
+            table.Add(name, specific.FirstOrDefault(row => row.Name == name).Value ?? value);
+        }
+
+        foreach (var (name, value) in specific.Where(row => conditions.All(condition => condition.Name != row.Name)))
         {
             table.Add(name, value);
         }
