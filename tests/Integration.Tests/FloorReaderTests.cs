@@ -146,7 +146,7 @@ public sealed class FloorReaderTests(SqliteServices fixture)
 
         Assert.True(await hub.ReceivedAsync(expected.WrittenSpan.ToArray(), TimeSpan.FromSeconds(20), Token), $"The {hubProtocol} hub's PDF is not the bytes SignalR writes for it.");
         // Written a piece at a time, it still comes as one WebSocket message, as SignalR's JavaScript clients need it.
-        Assert.True(hub.CameAsOneWebSocketMessage(expected.WrittenSpan.ToArray()), $"The {hubProtocol} hub's PDF came in more than one WebSocket message.");
+        Assert.True(hub.CameWholeInOneWebSocketMessage(expected.WrittenSpan.ToArray()), $"The {hubProtocol} hub's PDF came split over more than one WebSocket message.");
     }
 
     /// <summary>Reads GetPdf's answer at 40 KiB/s over a hub WebSocket (<paramref name="hubProtocol"/>) until stopped.</summary>

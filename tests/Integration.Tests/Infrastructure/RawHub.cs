@@ -93,14 +93,16 @@ public sealed class RawHub : IDisposable
     }
 
     /// <summary>
-    /// Whether <paramref name="expected"/>, received by <see cref="ReceivedAsync"/>, came as one WebSocket message of its
-    /// own: a message ended just before it and at its end, and none within it.
+    /// Whether <paramref name="expected"/>, received by <see cref="ReceivedAsync"/>, came whole in one WebSocket message: one
+    /// ended at its end and none within it. Whole hub messages may come before it in the same WebSocket message: SignalR
+    /// sends what one flush of its pipe holds as one, and the handshake's answer shares the first answer's in about 1 call
+    /// of 13 on a busy machine (measured: 23 of 300).
     /// </summary>
-    public bool CameAsOneWebSocketMessage(byte[] expected)
+    public bool CameWholeInOneWebSocketMessage(byte[] expected)
     {
         var start = _received.GetBuffer().AsSpan(0, (int)_received.Length).IndexOf(expected);
         var end = start + expected.Length;
-        return start >= 0 && _messageEnds.Contains(start) && _messageEnds.Contains(end) && !_messageEnds.Any(e => e > start && e < end);
+        return start >= 0 && _messageEnds.Contains(end) && !_messageEnds.Any(e => e > start && e < end);
     }
 
     /// <summary>
