@@ -9,7 +9,7 @@ public sealed class AuthorType : ObjectGraphType<AuthorDto>
         Field(a => a.Id);
         Field(a => a.Name);
         Field(a => a.Country);
-        Field<NonNullGraphType<ListGraphType<NonNullGraphType<BookType>>>, IReadOnlyList<BookDto>>("books")
+        Field<NonNullGraphType<ListGraphType<NonNullGraphType<RecordType<BookDto>>>>, IReadOnlyList<BookDto>>("books")
             .Description("Ordered by id; loaded with the author in the same single SQL query (no N+1).")
             .Resolve(context => context.Source.Books)
             .WithComplexityImpact(fieldImpact: 1, childImpactMultiplier: Cost.BooksPerAuthor);

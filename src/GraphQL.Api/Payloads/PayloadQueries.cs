@@ -32,13 +32,13 @@ internal static class PayloadQueries
             .Resolve(_ => PayloadOperations.Sample);
 
         // The paper's Web API returned files inside JSON as base64; GraphQL has no binary form, so this is the only one.
-        query.Field<FileType, FilePayload>("textFile")
+        query.Field<RecordType<FilePayload>, FilePayload>("textFile")
             .Answers(Operation.GetTextFile)
             .Description("The 455 KiB UTF-8 text file, byte-exact, base64 in JSON.")
             .WithComplexityImpact(Cost.Base64Text(files.IsAvailable ? files.Text.Length : 0), 1)
             .Resolve(_ => files.TextFile);
 
-        query.Field<FileType, FilePayload>("pdf")
+        query.Field<RecordType<FilePayload>, FilePayload>("pdf")
             .Answers(Operation.GetPdf)
             .Description("The 3.4 MiB PDF, byte-exact, base64 in JSON.")
             .WithComplexityImpact(Cost.Base64Text(files.IsAvailable ? files.Pdf.Length : 0), 1)
