@@ -50,9 +50,9 @@ while IFS= read -r file; do
   fi
 done < <(sources)
 
-# The pairs reviewed on 30 November (issue 66's note): the Program.cs pipelines, graphql-dotnet's object types, constant
-# lists, declarations and tests of the same shape.
-most_pairs=37
+# Issue 66's ceiling, reached on 30 November: what remains is the Program.cs pipelines (each lists its own), constant
+# lists, and declarations and tests of the same shape (the note lists them).
+most_pairs=30
 repeated="duplicates is not installed: repetition not checked"
 if command -v duplicates >/dev/null 2>&1; then
   found=$(duplicates --most 200 --seconds 120)

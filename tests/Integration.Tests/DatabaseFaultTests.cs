@@ -45,8 +45,7 @@ public sealed class SqliteFileFaultTests : IAsyncLifetime
     public async Task AFileDeletedWhileServingTakesNoWriteAndComesBackWhenRestored()
     {
         using var health = new HealthProbes(Addresses);
-        await using var load = new WriteLoad(Addresses, "del");
-        await Task.Delay(1500, Token);
+        await using var load = await WriteLoad.StartedAsync(Addresses, "del", Token);
 
         // The operator's backup, then the file deleted with its -wal and -shm, as SQLite requires of a deletion.
         var backupTaken = DateTime.UtcNow;
@@ -78,8 +77,7 @@ public sealed class SqliteFileFaultTests : IAsyncLifetime
     public async Task AFileReplacedWhileServingGetsEveryLaterWrite()
     {
         using var health = new HealthProbes(Addresses);
-        await using var load = new WriteLoad(Addresses, "rep");
-        await Task.Delay(1500, Token);
+        await using var load = await WriteLoad.StartedAsync(Addresses, "rep", Token);
 
         // Another copy of the database, renamed over the file (its old -wal and -shm removed first, as SQLite requires).
         var replacement = CopyDatabase(_file + ".replacement");
@@ -101,8 +99,7 @@ public sealed class SqliteFileFaultTests : IAsyncLifetime
     public async Task AReadOnlyFileIsReportedAndWritesComeBackWhenItIsWritableAgain()
     {
         using var health = new HealthProbes(Addresses);
-        await using var load = new WriteLoad(Addresses, "ro");
-        await Task.Delay(1500, Token);
+        await using var load = await WriteLoad.StartedAsync(Addresses, "ro", Token);
 
         SetImmutable(true);
         var unhealthyAfter = await health.WaitAsync(healthy: false, within: RecoveryGoalSeconds, Token);
@@ -330,8 +327,7 @@ public sealed class PostgresFaultTests(PostgresServices fixture)
         }
 
         using var health = new HealthProbes(addresses);
-        await using var load = new WriteLoad(addresses, "stop");
-        await Task.Delay(1500, Token);
+        await using var load = await WriteLoad.StartedAsync(addresses, "stop", Token);
         await server.StopAsync(Token);
         var stopped = DateTime.UtcNow;
         var unhealthyAfter = await health.WaitAsync(healthy: false, within: RecoveryGoalSeconds, Token);

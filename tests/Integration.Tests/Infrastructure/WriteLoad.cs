@@ -39,6 +39,26 @@ public sealed class WriteLoad : IAsyncDisposable
 
     public static IReadOnlyList<Protocol> Protocols { get; } = Display.Protocols;
 
+    /// <summary>
+    /// Starts a load and returns it running: every protocol has acknowledged a create (at most 20 s), and the writers have
+    /// had 1.5 s more, so a fault meets a load in its stride, not its first calls.
+    /// </summary>
+    public static async Task<WriteLoad> StartedAsync(ServiceAddresses addresses, string kind, CancellationToken cancellationToken)
+    {
+        var load = new WriteLoad(addresses, kind);
+        try
+        {
+            await load.WaitForRecoveryAsync(DateTime.MinValue, cancellationToken);
+            await Task.Delay(1500, cancellationToken);
+            return load;
+        }
+        catch
+        {
+            await load.DisposeAsync();
+            throw;
+        }
+    }
+
     /// <summary>What every name this load writes starts with (12 characters).</summary>
     public string Marker { get; }
 
