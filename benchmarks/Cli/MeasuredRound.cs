@@ -8,7 +8,7 @@ namespace ProtocolBench.Benchmarks.Cli;
 /// </summary>
 public sealed record MeasuredRound(int Round, IReadOnlyList<(BenchmarkCase Case, RoundResult Result)> Results, IReadOnlyList<string> ReportFiles, IReadOnlyList<string> Problems)
 {
-    /// <param name="costs">Each cell's cost in the round by its case's id (<see cref="ServerCostDiagnoser.TakeRound"/>).</param>
+    /// <param name="costs">Each cell's cost in the round by its case's id (<see cref="Config.ServerCostDiagnoser.TakeRound"/>).</param>
     public static MeasuredRound From(int round, IEnumerable<Summary> summaries, string results, IReadOnlyDictionary<string, CostPerOp>? costs = null)
     {
         var cases = new List<(BenchmarkCase, RoundResult)>();

@@ -1,6 +1,6 @@
 namespace ProtocolBench.LoadTests.Reports;
 
-/// <summary>What the load run was asked to do beyond the <see cref="Lab.RunDescription"/>, as summary.json and the report record it.</summary>
+/// <summary>What the load run was asked to do beyond the <see cref="Lab.Runs.RunDescription"/>, as summary.json and the report record it.</summary>
 public sealed record Settings(
     IReadOnlyList<Protocol> Protocols,
     IReadOnlyList<Transport> Transports,

@@ -1,27 +1,28 @@
 namespace ProtocolBench.LoadTests.Studies;
 
 /// <summary>One cell of the virtual-user study (scenario, protocol, transport, users): throughput, latency, bytes, tally and nothing-lost check.</summary>
+/// <param name="Connections">The warm connections the users held; with --connections new, the connections the cell opened (one per request).</param>
+/// <param name="BytesSent">At the client's sockets; null where they were not read (the users were Locust's).</param>
+/// <param name="BytesReceived">Likewise.</param>
+/// <param name="Cost">What each request cost the service (and the client), over the measured requests; null when the service's meter could not be read.</param>
+/// <param name="Memory">The resident memory of the service at the cell's start and the most while its users were connected; null where it was not read.</param>
 public sealed record UserCell(
     Scenario Scenario,
     Protocol Protocol,
     Transport Transport,
     int Users,
     int RequestsPerUser,
-    /// <summary>The warm connections the users held; with --connections new, the connections the cell opened (one per request).</summary>
     int Connections,
     string Status,
     double ElapsedSeconds,
     double RequestsPerSecond,
     Latency Latency,
-    /// <summary>At the client's sockets; null where they were not read (the users were Locust's).</summary>
     long? BytesSent,
     long? BytesReceived,
     TallySummary Requests,
     TallySummary Warmup,
     NothingLostResult? NothingLost,
-    /// <summary>What each request cost the service (and the client), over the measured requests; null when the service's meter could not be read.</summary>
     CostPerOp? Cost = null,
-    /// <summary>The resident memory of the service at the cell's start and the most while its users were connected; null where it was not read.</summary>
     ServiceMemory? Memory = null)
 {
     public const string Complete = "complete";

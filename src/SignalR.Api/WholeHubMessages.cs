@@ -7,7 +7,7 @@ namespace ProtocolBench.SignalR.Api;
 /// Ends a WebSocket message only where a hub message ends. SignalR's WebSocket transport sends what each flush of the
 /// hub's pipe holds as one WebSocket message, and the JavaScript client (<c>@microsoft/signalr</c>, both hub protocols)
 /// reads each WebSocket message as whole hub messages ("Incomplete message" otherwise; the .NET client reassembles). A
-/// shared file is written a piece at a time, each piece flushed as its reader takes it (<see cref="SplicedCompletions"/>),
+/// shared file is written a piece at a time, each piece flushed as its reader takes it (<see cref="Budget.SplicedCompletions"/>),
 /// so the pieces before a hub message's end go as fragments of one WebSocket message (RFC 6455 §5.4, which every client
 /// reassembles). Where a hub message ends: the handshake and each JSON message end with the record separator 0x1e (JSON
 /// escapes it inside strings); a MessagePack message is its length as a varint and that many bytes. Every other send is

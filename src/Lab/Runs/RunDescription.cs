@@ -28,7 +28,7 @@ public record RunDescription
     /// <summary>Where the client and the services ran (<see cref="Pinning.Apply"/>).</summary>
     public required string Pinning { get; init; }
 
-    /// <summary>Whether idle cores polled or halted (<see cref="Lab.CpuIdle"/>); empty in the files of versions before it.</summary>
+    /// <summary>Whether idle cores polled or halted (<see cref="CpuIdle"/>); empty in the files of versions before it.</summary>
     public string CpuIdle { get; init; } = "";
 
     public required string Services { get; init; }

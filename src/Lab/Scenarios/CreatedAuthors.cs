@@ -6,7 +6,7 @@ namespace ProtocolBench.Lab.Scenarios;
 /// and a later run of the same command finds what an interrupted one left. No name contains "Author - ", so the
 /// searches of the seeded authors never see them.
 /// </summary>
-/// <param name="RunId"><see cref="RunDescription.Id"/>.</param>
+/// <param name="RunId"><see cref="Runs.RunDescription.Id"/>.</param>
 public sealed record CreatedAuthors(string Command, string RunId)
 {
     /// <summary>What every run of <paramref name="command"/> writes at the start of a name.</summary>

@@ -4,7 +4,7 @@ using ProtocolBench.Shared.Domain.Payloads;
 namespace ProtocolBench.Lab.Scenarios;
 
 /// <summary>
-/// The binary files from the REST service's loopback sender (<see cref="LoopbackSender"/>): the same bytes over the
+/// The binary files from the REST service's loopback sender (<c>LoopbackSender</c> in Shared.Hosting): the same bytes over the
 /// same link, between the same cores, without any protocol, the limit the binary files' cells are held against. One
 /// warm connection; a call sends one byte and reads exactly the file's length into an array of that size, as the REST
 /// client reads /raw. Only the raw files exist here: every other operation throws <see cref="NotSupportedException"/>.
