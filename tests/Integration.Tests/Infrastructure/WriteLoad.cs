@@ -40,7 +40,8 @@ public sealed class WriteLoad : IAsyncDisposable
     public static IReadOnlyList<Protocol> Protocols { get; } = Display.Protocols;
 
     /// <summary>
-    /// Starts a load and returns it running: every protocol has acknowledged a create (at most 20 s), and the writers have
+    /// Starts a load and returns it once every protocol has acknowledged a create (<see cref="WaitForRecoveryAsync"/> from
+    /// the start: at most 20 s, after which the test's own checks name a protocol that never wrote) and the writers have
     /// had 1.5 s more, so a fault meets a load in its stride, not its first calls.
     /// </summary>
     public static async Task<WriteLoad> StartedAsync(ServiceAddresses addresses, string kind, CancellationToken cancellationToken)
