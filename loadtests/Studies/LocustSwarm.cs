@@ -190,8 +190,15 @@ public sealed class LocustSwarm : IAsyncDisposable
         }
     }
 
-    /// <summary>The connected workers as Locust names them, its 32-digit id after the host's name cut to 6 ("pb-host_1a2b3c").</summary>
-    public string Joined => string.Join(", ", Connected.Split(' ').Skip(1).Select(id => id.LastIndexOf('_') is > 0 and var cut && id.Length > cut + 7 ? id[..(cut + 7)] : id));
+    /// <summary>The connected workers as Locust names them, each id shortened (<see cref="Short"/>).</summary>
+    public string Joined => string.Join(", ", Connected.Split(' ').Skip(1).Select(Short));
+
+    /// <summary>A worker's id, its host's name and 32 hex digits ("pb-host_1a2b3c…"), with the digits cut to 6.</summary>
+    private static string Short(string id)
+    {
+        var digits = id.LastIndexOf('_') + 1;
+        return digits > 1 && id.Length > digits + 6 ? id[..(digits + 6)] : id;
+    }
 
     private int CountConnected() => int.Parse(Connected.Split(' ')[0], CultureInfo.InvariantCulture);
 

@@ -58,11 +58,11 @@ public sealed class VirtualUserStudy(
         }
     }
 
-    /// <summary>The cell, with the memory its service held while the users were connected (sampled from before they connect to their end) per connection it opened.</summary>
+    /// <summary>The cell, with the most memory its service held from before its users connect to their end, per connection it opened.</summary>
     private async Task<UserCell> RunCellAsync(
         Scenario scenario, Protocol protocol, Transport transport, int users, LiveProgress progress, CancellationToken stop)
     {
-        var memory = ServiceMemory.Sample(services.ProcessId(protocol));
+        var memory = ServiceMemory.Start(services.ProcessId(protocol));
         var opened = pool.Wire(protocol, transport).Connections;
         UserCell? cell = null;
         try
@@ -73,7 +73,7 @@ public sealed class VirtualUserStudy(
         {
             // Locust's users connect afresh in each cell; the .NET driver's keep their connections from cell to cell.
             var connections = cell is null ? 0 : locust is not null ? cell.Connections : (int)(pool.Wire(protocol, transport).Connections - opened);
-            var held = memory is null ? null : await memory.StopAsync(connections);
+            var held = memory?.End(connections);
             cell = cell is { Measured: true } ? cell with { Memory = held } : cell;
         }
 

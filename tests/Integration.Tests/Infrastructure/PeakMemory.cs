@@ -1,8 +1,10 @@
+using ProtocolBench.Lab.Costs;
+
 namespace ProtocolBench.Integration.Tests.Infrastructure;
 
 /// <summary>
-/// A service's resident memory around a hostile input, read from Linux's own accounting: the peak (VmHWM, reset first
-/// through /proc/PID/clear_refs) while the input runs, and the resident set (VmRSS) some time after.
+/// A service's resident memory around a hostile input, read from Linux's own accounting (<see cref="ProcessMemory"/>, as the
+/// load command reads it): the peak while the input runs, and the resident set some time after.
 /// </summary>
 public sealed record PeakMemory(long BeforeMiB, long PeakMiB)
 {
@@ -16,13 +18,13 @@ public sealed record PeakMemory(long BeforeMiB, long PeakMiB)
 
     public static async Task<PeakMemory> DuringAsync(ServiceProcess service, Func<Task> hostile)
     {
-        await File.WriteAllTextAsync($"/proc/{service.Id}/clear_refs", "5");
+        Assert.True(ProcessMemory.StartPeak(service.Id), $"{service.Spec.Name}: its peak memory cannot be reset.");
         var before = ResidentMiB(service);
         await hostile();
-        return new PeakMemory(before, Read(service, "VmHWM"));
+        return new PeakMemory(before, MiB(service, ProcessMemory.PeakKiB(service.Id)));
     }
 
-    public static long ResidentMiB(ServiceProcess service) => Read(service, "VmRSS");
+    public static long ResidentMiB(ServiceProcess service) => MiB(service, ProcessMemory.ResidentKiB(service.Id));
 
     /// <summary>
     /// The resident set once it is back within <see cref="BackWithinMiB"/> of <paramref name="beforeMiB"/>, read every
@@ -53,11 +55,8 @@ public sealed record PeakMemory(long BeforeMiB, long PeakMiB)
     /// <summary>How long after a burst the memory has to be back.</summary>
     public static readonly TimeSpan SettleDeadline = TimeSpan.FromSeconds(10);
 
-    private static long Read(ServiceProcess service, string field)
-    {
-        var line = File.ReadLines($"/proc/{service.Id}/status").Single(l => l.StartsWith(field + ":", StringComparison.Ordinal));
-        return long.Parse(line[(field.Length + 1)..].Trim().Split(' ')[0]) / 1024;
-    }
+    private static long MiB(ServiceProcess service, long? kiB) =>
+        (kiB ?? throw new InvalidOperationException($"{service.Spec.Name} (pid {service.Id}): its memory cannot be read; has it exited?")) / 1024;
 
     public override string ToString() => $"{BeforeMiB} → peak {PeakMiB} MiB (+{GrowthMiB})";
 }
