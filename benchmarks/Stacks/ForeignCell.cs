@@ -46,7 +46,7 @@ public sealed class ForeignCell
             // GET /baseline on the service's own port (HTTP/1.1 there for every protocol but gRPC).
             return protocol == Protocol.Grpc
                 ? new(benchmarkCase, null, $"the floor on gRPC's port is HTTP/2 only, and the {stack.Name()} stack's HTTP client speaks HTTP/1.1", marker)
-                : new(benchmarkCase, new PortableCall(protocol, "GET", "baseline", null, null, null, IsJson: false), null, marker);
+                : new(benchmarkCase, PortableScenario.Floor(protocol), null, marker);
         }
 
         var (call, cannotMake) = await PortableScenario.ForAsync(stack, scenario, protocol, marker);

@@ -41,9 +41,9 @@ public static class LoadTestCommandLine
         var scenarios = new Option<IReadOnlyList<Scenario>?>("--scenarios")
         {
             Description = $"users default: {string.Join(',', LoadTestOptions.DefaultUserScenarios)}; paced default: {string.Join(',', LoadTestOptions.DefaultPacedScenarios)}; " +
-                          $"any of {string.Join(", ", Catalogue.Names)}, or I..VII; in `all` the list applies to both studies",
+                          $"any of {string.Join(", ", Catalogue.Names)}, or I..VII, or floor (GET /baseline on REST's port: the engine's own cost per call); in `all` the list applies to both studies",
             HelpName = "LIST",
-            CustomParser = r => ValueParsers.List(r, s => Catalogue.Find(s) is { HasRequest: true } found ? found : throw new FormatException($"'{s}' is not a scenario")),
+            CustomParser = r => ValueParsers.List(r, s => UserFloor.Find(s) ?? throw new FormatException($"'{s}' is not a scenario")),
         };
         var users = new Option<IReadOnlyList<int>>("--users")
         {

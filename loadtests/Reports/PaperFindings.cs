@@ -16,7 +16,8 @@ public static class PaperFindings
 
     public static IReadOnlyList<Finding> Compare(IReadOnlyList<UserCell> users, IReadOnlyList<PacedCell> paced)
     {
-        var cells = users.Where(c => c.Measured && c.Requests.Ok > 0).ToList();
+        // The floor is the engine's own cost, not a protocol's: no paper's finding reads it.
+        var cells = users.Where(c => c.Measured && c.Requests.Ok > 0 && c.Scenario.Group != ScenarioGroup.Floor).ToList();
         var findings = new List<Finding>();
         if (cells.Count > 0)
         {

@@ -9,7 +9,7 @@ namespace ProtocolBench.LoadTests.Studies;
 /// </summary>
 public sealed class ClientPool(ClientOptions options, LoadTestOptions run) : IAsyncDisposable
 {
-    private readonly Dictionary<(Protocol, Transport), List<IProtocolClient>> _clients = [];
+    private readonly Dictionary<(Protocol Protocol, Transport Transport, bool Floor), List<IProtocolClient>> _clients = [];
 
     public bool Multiplexed(Protocol protocol, Transport transport) =>
         protocol == Protocol.Grpc || (transport == Transport.Https && run.Http2ForRestAndGraphQL);
@@ -18,14 +18,15 @@ public sealed class ClientPool(ClientOptions options, LoadTestOptions run) : IAs
     public int Connections(Protocol protocol, Transport transport, int users) =>
         Multiplexed(protocol, transport) ? (users + run.UsersPerHttp2Connection - 1) / run.UsersPerHttp2Connection : users;
 
-    /// <summary>The clients virtual user u uses: element u % Count.</summary>
-    public IReadOnlyList<IProtocolClient> For(Protocol protocol, Transport transport, int users)
+    /// <summary>The clients virtual user u uses for the scenario: element u % Count (the floor's own, <see cref="UserFloor.Client"/>, for the floor).</summary>
+    public IReadOnlyList<IProtocolClient> For(Scenario scenario, Protocol protocol, Transport transport, int users)
     {
+        var floor = scenario.Group == ScenarioGroup.Floor;
         lock (_clients)
         {
-            if (!_clients.TryGetValue((protocol, transport), out var list))
+            if (!_clients.TryGetValue((protocol, transport, floor), out var list))
             {
-                _clients[(protocol, transport)] = list = [];
+                _clients[(protocol, transport, floor)] = list = [];
             }
 
             var needed = protocol.Service() == Protocol.SignalR ? users
@@ -33,7 +34,7 @@ public sealed class ClientPool(ClientOptions options, LoadTestOptions run) : IAs
                 : 1;
             while (list.Count < needed)
             {
-                list.Add(Create(protocol, transport, options));
+                list.Add(floor ? new UserFloor.Client(transport, options) : ProtocolClients.Create(protocol, transport, options));
             }
 
             return list.Take(needed).ToList();
@@ -45,9 +46,8 @@ public sealed class ClientPool(ClientOptions options, LoadTestOptions run) : IAs
     {
         lock (_clients)
         {
-            return _clients.TryGetValue((protocol, transport), out var list)
-                ? (list.Sum(c => c.Wire.Sent), list.Sum(c => c.Wire.Received), list.Sum(c => c.Wire.Connections))
-                : (0, 0, 0);
+            var clients = _clients.Where(c => c.Key.Protocol == protocol && c.Key.Transport == transport).SelectMany(c => c.Value).ToList();
+            return (clients.Sum(c => c.Wire.Sent), clients.Sum(c => c.Wire.Received), clients.Sum(c => c.Wire.Connections));
         }
     }
 
@@ -60,7 +60,4 @@ public sealed class ClientPool(ClientOptions options, LoadTestOptions run) : IAs
 
         _clients.Clear();
     }
-
-    private static IProtocolClient Create(Protocol protocol, Transport transport, ClientOptions options) =>
-        ProtocolClients.Create(protocol, transport, options);
 }

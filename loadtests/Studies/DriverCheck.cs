@@ -158,7 +158,7 @@ public sealed class DriverCheck(
         string endpoint, string tool, Protocol protocol, int users, int connections, string[] command,
         Func<string, (double PerSecond, string Summary)> parse, Scenario scenario, LiveProgress progress, CancellationToken stop)
     {
-        var clients = pool.For(protocol, Transport.Http, users);
+        var clients = pool.For(scenario, protocol, Transport.Http, users);
         var rounds = new List<DriverRound>();
         var warmup = new UserLoad(new ScenarioSender(scenario, options.Timeout), clients, users, int.MaxValue, TimeSpan.FromSeconds(2));
         Begin(progress, $"driver-check {tool}: warm-up, our driver", TimeSpan.FromSeconds(2));

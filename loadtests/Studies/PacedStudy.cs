@@ -66,7 +66,7 @@ public sealed class PacedStudy(LoadTestOptions options, ClientPool pool, Service
         IProtocolClient client;
         try
         {
-            client = pool.For(protocol, transport, 1)[0];
+            client = pool.For(scenario, protocol, transport, 1)[0];
         }
         catch (Exception e) when (e is NotSupportedException or InvalidOperationException)
         {

@@ -75,7 +75,7 @@ public sealed class RateSweep(LoadTestOptions options, ClientPool pool, ServiceS
         IReadOnlyList<IProtocolClient> clients;
         try
         {
-            clients = pool.For(protocol, transport, Clients);
+            clients = pool.For(scenario, protocol, transport, Clients);
         }
         catch (Exception e) when (e is NotSupportedException or InvalidOperationException)
         {
@@ -129,7 +129,7 @@ public sealed class RateSweep(LoadTestOptions options, ClientPool pool, ServiceS
     /// <summary>One step of a read scenario on warm clients, at <paramref name="rate"/> for <paramref name="duration"/>: the driver check's side.</summary>
     public Task<RateStep> MeasureAsync(
         Scenario scenario, Protocol protocol, Transport transport, double rate, TimeSpan duration, LiveProgress progress, CancellationToken stop) =>
-        StepAsync(scenario, protocol, pool.For(protocol, transport, Clients), null, rate, duration,
+        StepAsync(scenario, protocol, pool.For(scenario, protocol, transport, Clients), null, rate, duration,
             $"rate {scenario.Name} · {Display.Of(protocol, transport)} · {rate:0.##}/s", progress, stop);
 
     private async Task<RateStep> StepAsync(

@@ -103,7 +103,7 @@ public sealed class VirtualUserStudy(
         IReadOnlyList<IProtocolClient> clients;
         try
         {
-            clients = pool.For(protocol, transport, users);
+            clients = pool.For(scenario, protocol, transport, users);
         }
         catch (Exception e) when (e is NotSupportedException or InvalidOperationException)
         {

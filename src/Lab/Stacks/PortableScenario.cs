@@ -10,9 +10,17 @@ namespace ProtocolBench.Lab.Stacks;
 /// </summary>
 public static class PortableScenario
 {
-    /// <summary>The call the scenario sends over the protocol; null when it is not one request and one answer (a gRPC stream).</summary>
+    /// <summary>
+    /// The call the scenario sends over the protocol (the floor: GET /baseline on the service's own port); null when it is
+    /// not one request and one answer (a gRPC stream).
+    /// </summary>
     public static async Task<PortableCall?> RecordAsync(Scenario scenario, Protocol protocol, string marker)
     {
+        if (scenario.Group == ScenarioGroup.Floor)
+        {
+            return Floor(protocol);
+        }
+
         var recorder = new Replay(protocol, answer: null);
         try
         {
@@ -44,6 +52,11 @@ public static class PortableScenario
     /// <summary>Reads and checks an answer to <see cref="RecordAsync"/>'s call and returns it read; throws what the reading or the checks throw.</summary>
     public static async Task<object> CheckAsync(Scenario scenario, Protocol protocol, string marker, byte[] answer)
     {
+        if (scenario.Group == ScenarioGroup.Floor)
+        {
+            return Checks.Bytes(answer, Floors.BaselineBody, "GET /baseline");
+        }
+
         var replay = new Replay(protocol, answer);
         var read = await scenario.CallAsync(replay, marker, CancellationToken.None);
         if (scenario.Verify is { } verify)
@@ -53,6 +66,9 @@ public static class PortableScenario
 
         return read;
     }
+
+    /// <summary>GET /baseline on the protocol's service's own port: the floor as every stack sends it.</summary>
+    public static PortableCall Floor(Protocol protocol) => new(protocol, "GET", "baseline", null, null, null, IsJson: false);
 
     /// <summary>An answer's outcome as the load studies count it: ok with what it read when <see cref="CheckAsync"/> passes, else its failure.</summary>
     public static async Task<(Outcome Outcome, object? Read)> JudgeAsync(Scenario scenario, Protocol protocol, string marker, byte[] answer)
