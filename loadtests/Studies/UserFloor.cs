@@ -1,4 +1,3 @@
-using ProtocolBench.Shared.Domain;
 using ProtocolBench.Shared.Domain.Operations;
 
 namespace ProtocolBench.LoadTests.Studies;
@@ -16,7 +15,6 @@ public static class UserFloor
         Protocols = [Protocol.Rest],
         Request = static (client, _, cancellationToken) =>
             client is Client baseline ? baseline.GetAsync(cancellationToken) : throw new NotSupportedException("the floor is sent by UserFloor.Client"),
-        Check = static (answer, _) => Checks.Bytes((byte[])answer, Floors.BaselineBody, "GET /baseline"),
     };
 
     /// <summary>The scenario a name on the command line means: the floor, or a scenario of the catalogue that sends a request.</summary>

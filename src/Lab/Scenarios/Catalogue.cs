@@ -38,10 +38,13 @@ public static class Catalogue
     });
 
     /// <summary>The transport floor on a warm connection: the round trip alone.</summary>
-    public static readonly Scenario Floor = new(0, "floor", "Floor: GET /baseline (fixed 23 B)", ScenarioGroup.Floor);
+    public static readonly Scenario Floor = new(0, "floor", "Floor: GET /baseline (fixed 23 B)", ScenarioGroup.Floor) { Check = CheckBaseline };
 
     /// <summary>The same request on a new connection every time, whatever --connections says: the floor ÷ this is what opening a connection costs.</summary>
-    public static readonly Scenario FloorNewConnection = new(1, "floor-new-connection", "Floor on a new connection (TCP connect, TLS handshake on HTTPS, GET /baseline)", ScenarioGroup.Floor);
+    public static readonly Scenario FloorNewConnection = new(1, "floor-new-connection", "Floor on a new connection (TCP connect, TLS handshake on HTTPS, GET /baseline)", ScenarioGroup.Floor)
+    {
+        Check = CheckBaseline,
+    };
 
     public static readonly IReadOnlyList<Scenario> All =
     [
@@ -251,6 +254,9 @@ public static class Catalogue
             : DataOf(client.CallAsync(TextFile, cancellationToken));
 
     private static async Task<byte[]> DataOf(Task<FilePayload> file) => (await file).Data;
+
+    /// <summary>The floors' check, whoever sends GET /baseline (the benchmark's stacks, the load command's engines): its fixed bytes.</summary>
+    private static void CheckBaseline(object answer, string marker) => Checks.Bytes((byte[])answer, Floors.BaselineBody, "GET /baseline");
 
     /// <summary>The PDF's binary form: REST's /raw, or the stream of chunks gRPC and the hub send.</summary>
     private static Task<byte[]> BinaryPdfAsync(ILibraryOperations client, CancellationToken cancellationToken) =>
