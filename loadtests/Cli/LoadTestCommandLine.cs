@@ -66,7 +66,7 @@ public static class LoadTestCommandLine
         var quick = new Option<bool>("--quick")
         {
             Description = "Small and bounded (CI): users 1,4 × 10 requests on search-11, search-111, create (warm-up 10); paced 5/s × 10 on clone-hello; " +
-                          "rate 20,40,80/s on search-11 (steps of 1 s, up to 4 s for 200 requests); timeout 10 s; options given explicitly win",
+                          "rate 20,40,80/s on search-11 (steps of 1 s, up to 4 s for 200 requests); timeout 10 s; no wait for quiet after a warm-up; options given explicitly win",
         };
         var engine = new Option<UserEngine>("--engine")
         {

@@ -35,7 +35,10 @@ public sealed class LocustUsers(LoadTestOptions options, ClientOptions client, R
     /// <summary>The CPU time the Locust processes of this machine have used so far.</summary>
     public TimeSpan CpuTime => _swarm?.CpuTime ?? TimeSpan.Zero;
 
-    /// <summary>The cell, and its measured requests' times in a histogram (as the .NET driver's cells leave theirs), or null when none was measured.</summary>
+    /// <summary>
+    /// The cell, and its measured requests' times in a histogram (as the .NET driver's cells leave theirs), or null when none
+    /// was measured. <paramref name="openCost"/> runs once every user is warm, before any is measured.
+    /// </summary>
     public async Task<(UserCell Cell, LongHistogram? Histogram)> RunCellAsync(Cell cell, LiveProgress progress, Func<Task<CostWindow>> openCost, CancellationToken stop)
     {
         var (scenario, protocol, transport, users, warmupPerUser, ledger, label) = cell;
@@ -83,7 +86,8 @@ public sealed class LocustUsers(LoadTestOptions options, ClientOptions client, R
         job["marker_placeholder"] = ledger is null ? null : Placeholder;
 
         var tally = new LocustTally(scenario, protocol, ledger);
-        progress.Begin($"{label} [grey](Locust, {Workers} worker(s))[/]", (long)users * options.Requests, () => tally.Completed);
+        var description = $"{label} [grey](Locust, {Workers} worker(s))[/]";
+        progress.Begin(description, (long)users * options.Requests, () => tally.Completed);
         CostWindow? window = null;
         CostPerOp? cost = null;
         var measuredFrom = TimeSpan.Zero;
@@ -95,6 +99,8 @@ public sealed class LocustUsers(LoadTestOptions options, ClientOptions client, R
                 // Collect the previous cell's garbage now rather than inside this one's measurement; the services idle at both ends.
                 GC.Collect();
                 window = await openCost();
+                // Opening the cost may have waited for the service to be quiet, under a progress line of its own.
+                progress.Begin(description, (long)users * options.Requests, () => tally.Completed);
                 measuredFrom = CpuTime;
             }, async () => cost = window is null ? null : await window.CloseAsync(tally.Measured.Issued, CpuTime - measuredFrom), stop);
         }

@@ -10,7 +10,10 @@ namespace ProtocolBench.LoadTests.Studies;
 /// </summary>
 public sealed class PacedStudy(LoadTestOptions options, ClientPool pool, ServiceSession services, ResultsFolder results, CreatedAuthors created)
 {
-    /// <summary>The pause between the warm-up and the first paced request: the service's tier-1 compiler works in the background.</summary>
+    /// <summary>
+    /// The pause a stack's process (--client) makes between its warm-up and its first paced request, for the service's
+    /// tier-1 compiler; it cannot watch the service for quiet as this process does (<see cref="AfterWarmup"/>).
+    /// </summary>
     public static readonly TimeSpan Settle = TimeSpan.FromMilliseconds(500);
 
     private readonly StackStream? _stack = options.Common.Conditions.Client == ClientStack.Dotnet
@@ -79,13 +82,7 @@ public sealed class PacedStudy(LoadTestOptions options, ClientPool pool, Service
         progress.Begin($"{label} [grey](warm-up)[/]", warmup.Planned, () => warmup.Completed);
         await warmup.RunAsync(cellStop.Token);
         GC.Collect();
-        try
-        {
-            await Task.Delay(Settle, cellStop.Token);
-        }
-        catch (OperationCanceledException)
-        {
-        }
+        await AfterWarmup.QuietAsync(options, services, protocol, progress, label, cellStop.Token);
 
         var sender = new ScenarioSender(scenario, options.Timeout, ledger);
         var samples = new PacedSample?[options.Count];

@@ -92,14 +92,7 @@ public sealed class RateSweep(LoadTestOptions options, ClientPool pool, ServiceS
         var clock = Stopwatch.StartNew();
         progress.Begin($"{label} [grey](warm-up)[/]", (long)warmupLength.TotalMilliseconds, () => clock.ElapsedMilliseconds);
         await byTime.RunAsync(cellStop.Token);
-        try
-        {
-            // The service's tier-1 compiler works in the background after the warm-up; let it finish before the first step.
-            await Task.Delay(TimeSpan.FromMilliseconds(500), cellStop.Token);
-        }
-        catch (OperationCanceledException)
-        {
-        }
+        await AfterWarmup.QuietAsync(options, services, protocol, progress, label, cellStop.Token);
 
         var steps = new List<RateStep>();
         foreach (var rate in options.Rates)

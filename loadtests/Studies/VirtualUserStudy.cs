@@ -91,7 +91,13 @@ public sealed class VirtualUserStudy(
         if (locust is not null)
         {
             var (measured, times) = await locust.RunCellAsync(
-                new LocustUsers.Cell(scenario, protocol, transport, users, perUser, ledger, label), progress, () => CostWindow.OpenAsync(services.Meter(protocol)), cellStop.Token);
+                new LocustUsers.Cell(scenario, protocol, transport, users, perUser, ledger, label), progress,
+                async () =>
+                {
+                    await AfterWarmup.QuietAsync(options, services, protocol, progress, label, cellStop.Token);
+                    return await CostWindow.OpenAsync(services.Meter(protocol));
+                },
+                cellStop.Token);
             if (times is not null)
             {
                 Histograms[id] = times;
@@ -113,6 +119,7 @@ public sealed class VirtualUserStudy(
         var warmup = new UserLoad(new ScenarioSender(scenario, options.Timeout, ledger, "w"), clients, users, perUser);
         progress.Begin($"{label} [grey](warm-up)[/]", warmup.Planned, () => warmup.Completed);
         await warmup.RunAsync(cellStop.Token);
+        await AfterWarmup.QuietAsync(options, services, protocol, progress, label, cellStop.Token);
 
         var load = new UserLoad(new ScenarioSender(scenario, options.Timeout, ledger), clients, users, options.Requests) { Interval = options.UserInterval };
         // Collect the previous cell's garbage now rather than inside this one's measurement.
