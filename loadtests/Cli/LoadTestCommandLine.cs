@@ -56,9 +56,9 @@ public static class LoadTestCommandLine
             Description = "users: each user sends a request every N seconds (constant pacing; default: back to back), its first after a random share of one interval",
             HelpName = "N", CustomParser = r => ValueParsers.PositiveNumber(r),
         };
-        var warmup = IntOption("--warmup", "Requests per user before measuring, excluded", 2, ValueParsers.NonNegativeInt);
-        var warmupTotal = IntOption("--warmup-total", "... and at least this many in all per cell", 50, ValueParsers.NonNegativeInt);
-        var pacedWarmup = IntOption("--paced-warmup", "Paced study: back-to-back requests before the paced ones", 50, ValueParsers.NonNegativeInt);
+        var warmup = IntOption("--warmup", "Requests per user in each of a cell's two warm-up passes (one with --quick), excluded", 2, ValueParsers.NonNegativeInt);
+        var warmupTotal = IntOption("--warmup-total", "... and at least this many in all per pass", 50, ValueParsers.NonNegativeInt);
+        var pacedWarmup = IntOption("--paced-warmup", "Paced study: back-to-back requests before the paced ones, in each of two warm-up passes (one with --quick)", 50, ValueParsers.NonNegativeInt);
         var rate = NumberOption("--rate", "Paced study: requests per second", 2);
         var count = IntOption("--count", "Paced study: requests per cell", 20, ValueParsers.PositiveInt);
         var timeout = NumberOption("--timeout", "Timeout or deadline of every request, in seconds", 30);

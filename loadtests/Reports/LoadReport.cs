@@ -160,7 +160,8 @@ public static class LoadReport
 
         if (r.Paced.Count > 0)
         {
-            rows.Add(("Paced", $"{s.Rate:0.##} requests/s on a fixed schedule × {s.Count} per cell after {s.PacedWarmup} back-to-back warm-up requests (excluded); " +
+            rows.Add(("Paced", $"{s.Rate:0.##} requests/s on a fixed schedule × {s.Count} per cell after {s.PacedWarmup} back-to-back warm-up requests" +
+                               (r.Run.Conditions.Client == ClientStack.Dotnet && !s.Quick ? ", twice, the service quiet after each" : "") + " (excluded); " +
                                $"scenarios {string.Join(", ", s.PacedScenarios)}; " + PacedTiming(r.Run.Conditions.Client)));
             rows.Add(("Paced server cost", "not read: the service idles between paced requests, and an account over the cell would charge the idle " +
                                            "time to them; the benchmark command measures each operation's cost"));

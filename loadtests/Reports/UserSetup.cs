@@ -22,6 +22,7 @@ internal static class UserSetup
         }
 
         yield return ("Warm-up", $"before each cell, every user sends at least {s.WarmupPerUser} request(s) and the users at least {s.WarmupTotal} in all " +
+                                 (s.Quick ? "" : "in each of two passes, the service quiet after each ") +
                                  "(opening their connections, letting the service compile its code at full tier); excluded from every figure" +
                                  (locust ? "; the users start their requests together once every user of every worker is warm" : ""));
         yield return ("Connections per cell", r.Run.Conditions.Connections == ConnectionPolicy.New

@@ -163,7 +163,7 @@ public sealed class DriverCheck(
         var warmup = new UserLoad(new ScenarioSender(scenario, options.Timeout), clients, users, int.MaxValue, TimeSpan.FromSeconds(2));
         Begin(progress, $"driver-check {tool}: warm-up, our driver", TimeSpan.FromSeconds(2));
         await warmup.RunAsync(stop);
-        await AfterWarmup.QuietAsync(options, services, protocol, progress, $"driver-check {tool}", stop);
+        await CellWarmup.QuietAsync(options, services, protocol, progress, $"driver-check {tool}", stop);
         for (var round = 1; round <= RoundCount && !stop.IsCancellationRequested; round++)
         {
             // Alternate who goes first, so a drift during the check does not always favour the same side.

@@ -90,8 +90,8 @@ public sealed class LocustSwarm : IAsyncDisposable
     public int Port { get; private set; }
 
     /// <summary>
-    /// Runs one cell: the job to the master, each worker's report to <paramref name="onReport"/> as it comes, once every
-    /// user is warm <paramref name="onWarm"/> before the users go on, and <paramref name="onMeasured"/> as the last user's
+    /// Runs one cell: the job to the master, each worker's report to <paramref name="onReport"/> as it comes, each time every
+    /// user has ended a warm-up pass <paramref name="onWarm"/> before the users go on, and <paramref name="onMeasured"/> as the last user's
     /// last answer is reported, before Locust stops them. Returns null when the cell ran to its end, or what went wrong (a
     /// worker lost, the master gone).
     /// </summary>

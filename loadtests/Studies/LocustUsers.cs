@@ -37,9 +37,11 @@ public sealed class LocustUsers(LoadTestOptions options, ClientOptions client, R
 
     /// <summary>
     /// The cell, and its measured requests' times in a histogram (as the .NET driver's cells leave theirs), or null when none
-    /// was measured. <paramref name="openCost"/> runs once every user is warm, before any is measured.
+    /// was measured. The users warm up in <see cref="CellWarmup.Passes"/> passes, and <paramref name="quiet"/> runs after
+    /// each, once every user has sent its part; <paramref name="openCost"/> runs after the last, before any user is measured.
     /// </summary>
-    public async Task<(UserCell Cell, LongHistogram? Histogram)> RunCellAsync(Cell cell, LiveProgress progress, Func<Task<CostWindow>> openCost, CancellationToken stop)
+    public async Task<(UserCell Cell, LongHistogram? Histogram)> RunCellAsync(
+        Cell cell, LiveProgress progress, Func<Task> quiet, Func<Task<CostWindow>> openCost, CancellationToken stop)
     {
         var (scenario, protocol, transport, users, warmupPerUser, ledger, label) = cell;
         var marker = ledger is null ? "" : ledger.Prefix + Placeholder;
@@ -79,6 +81,8 @@ public sealed class LocustUsers(LoadTestOptions options, ClientOptions client, R
         job["users"] = users;
         job["requests"] = options.Requests;
         job["warmup"] = warmupPerUser;
+        var passes = CellWarmup.Passes(options);
+        job["warmup_passes"] = passes;
         job["interval_seconds"] = options.UserInterval?.TotalSeconds;
         job["users_per_connection"] = options.UsersPerHttp2Connection;
         job["new_connection"] = options.Common.Conditions.Connections == ConnectionPolicy.New;
@@ -91,17 +95,22 @@ public sealed class LocustUsers(LoadTestOptions options, ClientOptions client, R
         CostWindow? window = null;
         CostPerOp? cost = null;
         var measuredFrom = TimeSpan.Zero;
+        var warmed = 0;
         string? problem;
         try
         {
             problem = await _swarm.RunCellAsync(job, tally.AddAsync, async () =>
             {
-                // Collect the previous cell's garbage now rather than inside this one's measurement; the services idle at both ends.
+                // Collect the warm-up's (and the previous cell's) garbage now rather than inside the measurement.
                 GC.Collect();
-                window = await openCost();
-                // Opening the cost may have waited for the service to be quiet, under a progress line of its own.
+                await quiet();
+                // The wait had a progress line of its own.
                 progress.Begin(description, (long)users * options.Requests, () => tally.Completed);
-                measuredFrom = CpuTime;
+                if (++warmed == passes)
+                {
+                    window = await openCost();
+                    measuredFrom = CpuTime;
+                }
             }, async () => cost = window is null ? null : await window.CloseAsync(tally.Measured.Issued, CpuTime - measuredFrom), stop);
         }
         catch (OperationCanceledException) when (stop.IsCancellationRequested)

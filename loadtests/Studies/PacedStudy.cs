@@ -12,7 +12,7 @@ public sealed class PacedStudy(LoadTestOptions options, ClientPool pool, Service
 {
     /// <summary>
     /// The pause a stack's process (--client) makes between its warm-up and its first paced request, for the service's
-    /// tier-1 compiler; it cannot watch the service for quiet as this process does (<see cref="AfterWarmup"/>).
+    /// tier-1 compiler; it cannot watch the service for quiet as this process does (<see cref="CellWarmup"/>).
     /// </summary>
     public static readonly TimeSpan Settle = TimeSpan.FromMilliseconds(500);
 
@@ -78,11 +78,10 @@ public sealed class PacedStudy(LoadTestOptions options, ClientPool pool, Service
 
         var ledger = scenario.Creates ? new CreateLedger(created.Name($"paced-{protocol}-{transport}-".ToLowerInvariant())) : null;
 
-        var warmup = new UserLoad(new ScenarioSender(scenario, options.Timeout, ledger, "w"), [client], 1, options.PacedWarmup);
-        progress.Begin($"{label} [grey](warm-up)[/]", warmup.Planned, () => warmup.Completed);
-        await warmup.RunAsync(cellStop.Token);
-        GC.Collect();
-        await AfterWarmup.QuietAsync(options, services, protocol, progress, label, cellStop.Token);
+        await CellWarmup.RunAsync(
+            options, services, protocol, progress, label,
+            (pass, tally) => new UserLoad(new ScenarioSender(scenario, options.Timeout, ledger, $"w{pass}", tally), [client], 1, options.PacedWarmup),
+            cellStop.Token);
 
         var sender = new ScenarioSender(scenario, options.Timeout, ledger);
         var samples = new PacedSample?[options.Count];

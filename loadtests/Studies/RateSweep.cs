@@ -92,7 +92,7 @@ public sealed class RateSweep(LoadTestOptions options, ClientPool pool, ServiceS
         var clock = Stopwatch.StartNew();
         progress.Begin($"{label} [grey](warm-up)[/]", (long)warmupLength.TotalMilliseconds, () => clock.ElapsedMilliseconds);
         await byTime.RunAsync(cellStop.Token);
-        await AfterWarmup.QuietAsync(options, services, protocol, progress, label, cellStop.Token);
+        await CellWarmup.QuietAsync(options, services, protocol, progress, label, cellStop.Token);
 
         var steps = new List<RateStep>();
         foreach (var rate in options.Rates)

@@ -3,14 +3,14 @@ namespace ProtocolBench.LoadTests.Studies;
 /// <summary>
 /// Sends a scenario's requests through its one call (<see cref="Scenario.AttemptAsync"/>) and accounts for each:
 /// issued and settled in <see cref="Tally"/>, and, when the scenario creates, recorded in the ledger by its marker.
-/// The virtual users and the paced stream both send through it.
+/// The virtual users and the paced stream both send through it; senders may share a tally (a cell's warm-up passes).
 /// </summary>
-public sealed class ScenarioSender(Scenario scenario, TimeSpan timeout, CreateLedger? ledger = null, string markerTag = "")
+public sealed class ScenarioSender(Scenario scenario, TimeSpan timeout, CreateLedger? ledger = null, string markerTag = "", RequestTally? tally = null)
 {
     // The client's own timeout or deadline fires first; this one also bounds reading a body that stalls.
     private readonly TimeSpan _backstop = timeout + TimeSpan.FromSeconds(1);
 
-    public RequestTally Tally { get; } = new();
+    public RequestTally Tally { get; } = tally ?? new();
 
     /// <summary>The longest a request can take before it is settled.</summary>
     public TimeSpan Backstop => _backstop;

@@ -92,11 +92,8 @@ public sealed class VirtualUserStudy(
         {
             var (measured, times) = await locust.RunCellAsync(
                 new LocustUsers.Cell(scenario, protocol, transport, users, perUser, ledger, label), progress,
-                async () =>
-                {
-                    await AfterWarmup.QuietAsync(options, services, protocol, progress, label, cellStop.Token);
-                    return await CostWindow.OpenAsync(services.Meter(protocol));
-                },
+                () => CellWarmup.QuietAsync(options, services, protocol, progress, label, cellStop.Token),
+                () => CostWindow.OpenAsync(services.Meter(protocol)),
                 cellStop.Token);
             if (times is not null)
             {
@@ -116,15 +113,12 @@ public sealed class VirtualUserStudy(
             return UserCell.NotRun(scenario, protocol, transport, users, options.Requests, $"skipped: {e.Message}");
         }
 
-        var warmup = new UserLoad(new ScenarioSender(scenario, options.Timeout, ledger, "w"), clients, users, perUser);
-        progress.Begin($"{label} [grey](warm-up)[/]", warmup.Planned, () => warmup.Completed);
-        await warmup.RunAsync(cellStop.Token);
-        await AfterWarmup.QuietAsync(options, services, protocol, progress, label, cellStop.Token);
+        var warmedUp = await CellWarmup.RunAsync(
+            options, services, protocol, progress, label,
+            (pass, tally) => new UserLoad(new ScenarioSender(scenario, options.Timeout, ledger, $"w{pass}", tally), clients, users, perUser),
+            cellStop.Token);
 
         var load = new UserLoad(new ScenarioSender(scenario, options.Timeout, ledger), clients, users, options.Requests) { Interval = options.UserInterval };
-        // Collect the previous cell's garbage now rather than inside this one's measurement.
-        GC.Collect();
-        GC.WaitForPendingFinalizers();
         // The service's account is read with it idle at both ends (ServiceMeter.Pause), so it holds these requests only.
         var window = await CostWindow.OpenAsync(services.Meter(protocol));
         var before = pool.Wire(protocol, transport);
@@ -142,7 +136,7 @@ public sealed class VirtualUserStudy(
             options.Common.Conditions.Connections == ConnectionPolicy.New ? (int)(after.Connections - before.Connections) : pool.Connections(protocol, transport, users),
             UserCell.Complete,
             seconds, seconds > 0 ? requests.Ok / seconds : 0, Latency.From(histogram),
-            after.Sent - before.Sent, after.Received - before.Received, requests, warmup.Tally.Summary(), null,
+            after.Sent - before.Sent, after.Received - before.Received, requests, warmedUp.Summary(), null,
             cost);
         return await SettleAsync(cell, ledger, stop);
     }

@@ -3,9 +3,10 @@
 A worker runs `locust -f locustfile.py --worker --master-host HOST --master-port PORT` (Debian's python3-locust 2.12.1;
 the load command starts as many as --locust-workers says, on this machine). ProtocolBench's master (master.py)
 sends each cell's job to every worker ("pb-cell"), then asks Locust for the cell's users, whom Locust spreads over the
-workers. Each user opens its connection (or shares one, users_per_connection to a gRPC channel), sends warmup requests,
-waits until every user of every worker has ("pb-go"), then sends its requests back to back (or one every interval_seconds,
-the first after a random share of one) and idles until the cell ends.
+workers. Each user opens its connection (or shares one, users_per_connection to a gRPC channel), sends warmup requests
+and waits until every user of every worker has ("pb-go"), warmup_passes times (the load command waits for the service to
+be quiet in between), then sends its requests back to back (or one every interval_seconds, the first after a random share
+of one) and idles until the cell ends.
 Every request is timed to its answer decoded, in microseconds; a read's answer equal to the worker's first counts as that
 one, any other goes to ProtocolBench with its time to be checked (a create's every answer: each names its own author).
 Four times a second the worker sends the master what is new ("pb-report"): raw times, outcomes, answers, counts, and
@@ -44,7 +45,8 @@ class Cell:
         self.caller = calls.caller(job)
         self.body = base64.b64decode(job["body"]) if job.get("body") else b""
         self.placeholder = (job.get("marker_placeholder") or "").encode()
-        self.go = Event()
+        # One gate a warm-up pass, opened by the master's "pb-go" for it; the users are measured past the last.
+        self.gates = [Event() for _ in range(job.get("warmup_passes", 1))]
         self.go_at = None
         self.users = 0
         self.ended = 0
@@ -153,8 +155,10 @@ def start_cell(environment, msg, **_):
 
 def go(msg, **_):
     if CELL is not None and CELL.job["cell"] == msg.data["cell"]:
-        CELL.go_at = time.perf_counter_ns()
-        CELL.go.set()
+        gate = msg.data.get("pass", 0)
+        if gate == len(CELL.gates) - 1:
+            CELL.go_at = time.perf_counter_ns()
+        CELL.gates[gate].set()
 
 
 def report(runner):
@@ -174,7 +178,7 @@ def on_init(environment, **_):
 
 
 class ProtocolUser(User):
-    """One virtual user of the cell: its warm-up, the wait for every other user's, its requests, then idle until the cell ends."""
+    """One virtual user of the cell: its warm-up passes, each ended by the wait for every other user's, its requests, then idle until the cell ends."""
 
     @task
     def run_cell(self):
@@ -187,10 +191,12 @@ class ProtocolUser(User):
             connection = cell.connection_for(user)
         except Exception:  # noqa: BLE001 -- then each request opens its own, and fails or not on its own
             connection = None
-        for index in range(cell.job["warmup"]):
-            cell.attempt("warmup", user, index, connection)
-        cell.news["warm"] += 1
-        cell.go.wait()
+        warmup = cell.job["warmup"]
+        for number, gate in enumerate(cell.gates):
+            for index in range(warmup):
+                cell.attempt("warmup", user, number * warmup + index, connection)
+            cell.news["warm"] += 1
+            gate.wait()
         interval = cell.job.get("interval_seconds")
         # With an interval, one request every interval seconds, the first after a random share of one (the users spread).
         due = time.monotonic() + (interval or 0) * random.Random(f"{cell.worker}-{user}").random()
@@ -198,6 +204,6 @@ class ProtocolUser(User):
             if interval:
                 gevent.sleep(max(0.0, due - time.monotonic()))
                 due += interval
-            cell.attempt("measured", user, cell.job["warmup"] + index, connection)
+            cell.attempt("measured", user, len(cell.gates) * warmup + index, connection)
         cell.finished(self.environment.runner)
         Event().wait()

@@ -12,7 +12,8 @@ happens as lines on its standard output:
     {"cell": JOB}               (in) run a cell: the job goes to every worker ("pb-cell"), then Locust spawns JOB's users
     report JSON                 a worker's report, as it sent it ("pb-report"), with its id added
     warm                        every user has sent its warm-up requests; the master waits for...
-    {"go": CELL}                (in) ... this, then lets every user send its requests ("pb-go")
+    {"go": CELL}                (in) ... this, then lets every user go on ("pb-go"): to its next warm-up pass
+                                (JOB's warmup_passes, 1 if absent, each ended by warm and go), after the last to its requests
     measured                    every user has sent its requests (its worker's last report came as its last user ended)
     done                        Locust stopped the users, and the workers are ready again (or a minute passed)
     failed MESSAGE              instead of warm or measured: a worker went missing, left or refused the job, or fewer
@@ -121,11 +122,14 @@ class Master:
             self.runner.send_message("pb-cell", job)
             users = job["users"]
             self.runner.start(users, spawn_rate=users)
-            problem = self.wait_for(lambda: self.warm >= users, members)
+            for number in range(job.get("warmup_passes", 1)):
+                problem = self.wait_for(lambda passed=number + 1: self.warm >= users * passed, members)
+                if problem is not None:
+                    break
+                out("warm")
+                go = json.loads(next(commands))
+                self.runner.send_message("pb-go", {"cell": go["go"], "pass": number})
         if problem is None:
-            out("warm")
-            go = json.loads(next(commands))
-            self.runner.send_message("pb-go", {"cell": go["go"]})
             problem = self.wait_for(lambda: self.done >= users, members)
         # Said before Locust stops the users: stopping waits for every worker's, and a lost worker's never come back.
         out("measured" if problem is None else f"failed {problem}")
