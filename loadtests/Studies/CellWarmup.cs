@@ -29,13 +29,22 @@ public static class CellWarmup
             var warmup = pass(number, tally);
             progress.Begin($"{label} [grey](warm-up{(number == 1 ? "" : $" {number}")})[/]", warmup.Planned, () => warmup.Completed);
             await warmup.RunAsync(stop);
-            // Collect the warm-up's (and the previous cell's) garbage now rather than inside the measurement.
-            GC.Collect();
-            GC.WaitForPendingFinalizers();
-            await QuietAsync(options, services, protocol, progress, label, stop);
+            await SettleAsync(options, services, protocol, progress, label, stop);
         }
 
         return tally;
+    }
+
+    /// <summary>
+    /// After a warm-up pass, whoever sent it: the garbage of the pass (and of the previous cell) collected now rather than
+    /// inside the measurement, then the wait for quiet.
+    /// </summary>
+    public static async Task SettleAsync(
+        LoadTestOptions options, ServiceSession services, Protocol protocol, LiveProgress progress, string label, CancellationToken stop)
+    {
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        await QuietAsync(options, services, protocol, progress, label, stop);
     }
 
     /// <summary>Waits until the service and this process are quiet after a warm-up (at most <see cref="Quiet.Most"/>); not with --quick.</summary>

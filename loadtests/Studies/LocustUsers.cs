@@ -37,11 +37,11 @@ public sealed class LocustUsers(LoadTestOptions options, ClientOptions client, R
 
     /// <summary>
     /// The cell, and its measured requests' times in a histogram (as the .NET driver's cells leave theirs), or null when none
-    /// was measured. The users warm up in <see cref="CellWarmup.Passes"/> passes, and <paramref name="quiet"/> runs after
-    /// each, once every user has sent its part; <paramref name="openCost"/> runs after the last, before any user is measured.
+    /// was measured. The users warm up in <see cref="CellWarmup.Passes"/> passes, and <paramref name="settle"/> runs after
+    /// each (<see cref="CellWarmup.SettleAsync"/>), once every user has sent its part; <paramref name="openCost"/> runs after the last, before any user is measured.
     /// </summary>
     public async Task<(UserCell Cell, LongHistogram? Histogram)> RunCellAsync(
-        Cell cell, LiveProgress progress, Func<Task> quiet, Func<Task<CostWindow>> openCost, CancellationToken stop)
+        Cell cell, LiveProgress progress, Func<Task> settle, Func<Task<CostWindow>> openCost, CancellationToken stop)
     {
         var (scenario, protocol, transport, users, warmupPerUser, ledger, label) = cell;
         var marker = ledger is null ? "" : ledger.Prefix + Placeholder;
@@ -101,9 +101,7 @@ public sealed class LocustUsers(LoadTestOptions options, ClientOptions client, R
         {
             problem = await _swarm.RunCellAsync(job, tally.AddAsync, async () =>
             {
-                // Collect the warm-up's (and the previous cell's) garbage now rather than inside the measurement.
-                GC.Collect();
-                await quiet();
+                await settle();
                 // The wait had a progress line of its own.
                 progress.Begin(description, (long)users * options.Requests, () => tally.Completed);
                 if (++warmed == passes)

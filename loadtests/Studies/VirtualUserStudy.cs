@@ -92,7 +92,7 @@ public sealed class VirtualUserStudy(
         {
             var (measured, times) = await locust.RunCellAsync(
                 new LocustUsers.Cell(scenario, protocol, transport, users, perUser, ledger, label), progress,
-                () => CellWarmup.QuietAsync(options, services, protocol, progress, label, cellStop.Token),
+                () => CellWarmup.SettleAsync(options, services, protocol, progress, label, cellStop.Token),
                 () => CostWindow.OpenAsync(services.Meter(protocol)),
                 cellStop.Token);
             if (times is not null)
