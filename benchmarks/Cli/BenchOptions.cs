@@ -55,8 +55,8 @@ public sealed record BenchOptions
         var common = new CommonOptions();
         var job = new Option<JobKind>("--job", "-j")
         {
-            Description = "default: 4 or 5 rounds of 1 warm-up + 3 iterations of ~100 ms per cell, a fifth for rows with a pair it could decide; " +
-                          $"thorough: the same rounds, up to {RoundDesign.Thorough.Maximum} for the cells of pairs more rounds could decide; short: 2 such rounds, fixed; " +
+            Description = $"default: {RoundDesign.Default.Minimum} rounds of 1 warm-up + 3 iterations of ~100 ms per cell, then up to {RoundDesign.Default.Maximum} for the cells of pairs more rounds could decide or give a claim; " +
+                          $"thorough: the same, up to {RoundDesign.Thorough.Maximum}; short: 2 such rounds, fixed; " +
                           "medium, long: BenchmarkDotNet's presets, 3 rounds; dry: every cell once",
             HelpName = "default|thorough|short|medium|long|dry",
             DefaultValueFactory = _ => JobKind.Default,
@@ -75,7 +75,7 @@ public sealed record BenchOptions
         };
         var minRounds = new Option<int?>("--min-rounds")
         {
-            Description = $"Measure every row at least this many times, then stop each row once all its pairs are decided (faster or level) or its undecided ones are too close to the 10 % line for the rounds left [default: {RoundDesign.Default.Minimum}; at least 2]",
+            Description = $"Measure every row at least this many times, then stop each row once all its pairs are decided (faster or level) or its undecided ones are too close to the 10 % line for the rounds left to decide them or give them a claim [default: {RoundDesign.Default.Minimum}; at least 2]",
             HelpName = "N",
             CustomParser = result => ValueParsers.PositiveInt(result),
         };
@@ -217,7 +217,7 @@ public sealed record BenchOptions
 
         With no options it makes the HTTPS certificate if missing, starts the four services (Release, SQLite), measures
         every scenario on every protocol and transport (the default job: {RoundDesign.Default.Minimum} rounds, and up to {RoundDesign.Default.Maximum} for the rows with a
-        pair still open; about 23 minutes on 2 cores), writes the reports
+        pair still open; about 30 minutes on 2 cores), writes the reports
         (summary.html, summary.md and BenchmarkDotNet's own per class, in the results folder) and stops the services.
 
         Any option not listed here goes to BenchmarkDotNet: --filter '*Payloads*' or '*int-max*' (classes Floor,

@@ -12,7 +12,7 @@ namespace ProtocolBench.Benchmarks.Cli;
 /// The rounds: before each, the services restarted when due and warmed up after every start; then BenchmarkDotNet
 /// over the rows still open in this round's shuffled order, each cell's iterations sized from its time per call in the
 /// round before. In a sequential design (<see cref="RoundDesign"/>) every row is measured the minimum number of times;
-/// then a look closes the rows whose pairs are all decided (or too close to the 10 % line for more rounds to decide),
+/// then a look closes the rows whose pairs are all decided (or too close to the 10 % line for more rounds to decide them or give them a claim),
 /// and the rest are measured up to the maximum. A scenario's domain floor and loopback transfer are measured while any
 /// of its rows is. Stops early on Ctrl+C, SIGTERM or a failed restart. Under --client other than dotnet, the cells over a
 /// protocol are measured through that stack (<see cref="StackRunner"/>) after BenchmarkDotNet's in each round, and the
@@ -39,7 +39,7 @@ public sealed class RoundRunner(
         var foreign = await ForeignCellsAsync(selection);
         var made = foreign.Where(f => f.Call is not null).Select(f => f.Case).ToHashSet();
         var open = rows.ToHashSet();
-        // After the first look, the cells of the open rows that are in a pair more rounds could decide; null before it.
+        // After the first look, the cells of the open rows that are in a pair of which more rounds could tell more; null before it.
         HashSet<(Scenario, Transport, Protocol)>? openCells = null;
         var settled = new HashSet<(Scenario, Transport)>();
         var onTheLine = new HashSet<(Scenario, Transport)>();
@@ -128,12 +128,12 @@ public sealed class RoundRunner(
             {
                 var looked = Look(design, rounds, open);
                 settled.UnionWith(looked.Where(l => l.Settled).Select(l => l.Row));
-                open = [.. looked.Where(l => design.MeasuresAgain(l.Rounds, l.Settled, l.CouldDecide)).Select(l => l.Row)];
+                open = [.. looked.Where(l => design.MeasuresAgain(l.Rounds, l.Settled, l.CouldTellMore)).Select(l => l.Row)];
                 openCells = [.. looked.Where(l => open.Contains(l.Row)).SelectMany(l => l.Open.Select(protocol => (l.Row.Item1, l.Row.Item2, protocol)))];
-                onTheLine.UnionWith(looked.Where(l => design.StopsOnTheLine(l.Rounds, l.Settled, l.CouldDecide)).Select(l => l.Row));
+                onTheLine.UnionWith(looked.Where(l => design.StopsOnTheLine(l.Rounds, l.Settled, l.CouldTellMore)).Select(l => l.Row));
                 Console.WriteLine($"After round {round}: {settled.Count} of {rows.Count} rows settled (every pair faster or level), " +
-                                  (onTheLine.Count > 0 ? $"{onTheLine.Count} with undecided pairs too close to the 10 % line for more rounds to decide, " : "") +
-                                  (open.Count > 0 ? $"{open.Count} measured to round {design.Maximum}, {openCells.Count} of their {selection.Count(c => Cell.HasProtocol(c) && open.Contains((Cell.ScenarioOf(c), Cell.TransportOf(c))))} cells (those in a pair more rounds could decide)." : "none measured again."));
+                                  (onTheLine.Count > 0 ? $"{onTheLine.Count} with undecided pairs too close to the 10 % line for more rounds to decide or to give a claim, " : "") +
+                                  (open.Count > 0 ? $"{open.Count} measured to round {design.Maximum}, {openCells.Count} of their {selection.Count(c => Cell.HasProtocol(c) && open.Contains((Cell.ScenarioOf(c), Cell.TransportOf(c))))} cells (those in a pair more rounds could decide or give a claim)." : "none measured again."));
             }
         }
 
@@ -215,8 +215,8 @@ public sealed class RoundRunner(
     }
 
     /// <summary>
-    /// What a round measures: the cells of its open rows, after the first look only those in a pair more rounds could
-    /// decide (a cell whose pairs are decided keeps their first look's intervals: <see cref="ResultSet.Ratio"/>); a domain
+    /// What a round measures: the cells of its open rows, after the first look only those in a pair of which more rounds
+    /// could tell more (a cell whose pairs are decided keeps their first look's intervals: <see cref="ResultSet.Ratio"/>); a domain
     /// floor or loopback transfer while a row of its scenario is open (or up to the minimum).
     /// </summary>
     private Func<BenchmarkCase, bool> Measures(IReadOnlySet<(Scenario, Transport)> open, IReadOnlySet<(Scenario, Transport, Protocol)>? openCells, int round) =>
@@ -226,17 +226,17 @@ public sealed class RoundRunner(
 
     /// <summary>
     /// The look after the minimum: each open row's rounds so far, whether its ranking over them is settled (every pair
-    /// decided), and whether more rounds could decide an undecided pair; the design measures again the rows that are not
-    /// settled and could be (<see cref="RoundDesign.MeasuresAgain"/>), and of those only the cells in a pair more rounds
-    /// could decide. A row with
-    /// fewer than two protocols measured has nothing to decide: it is closed, not settled.
+    /// decided), and whether more rounds could tell more of an undecided pair (<see cref="RoundDesign.CouldTellMore"/>); the
+    /// design measures again the rows that are not settled and could be (<see cref="RoundDesign.MeasuresAgain"/>), and of
+    /// those only the cells in such a pair. A row with fewer than two protocols measured has nothing to decide: it is
+    /// closed, not settled.
     /// </summary>
-    private static List<((Scenario, Transport) Row, int Rounds, bool Settled, bool CouldDecide, IEnumerable<Protocol> Open)> Look(
+    private static List<((Scenario, Transport) Row, int Rounds, bool Settled, bool CouldTellMore, IEnumerable<Protocol> Open)> Look(
         RoundDesign design, IEnumerable<MeasuredRound> rounds, IEnumerable<(Scenario, Transport)> open)
     {
         var results = new ResultSet(BenchmarkCommand.Cells(rounds.SelectMany(r => r.Results).Where(r => Cell.HasProtocol(r.Case))), [], [], design);
         return [.. open.Select(row => results.RankingOf(row.Item1, row.Item2) is { } ranking
-            ? (row, ranking.Rounds, ranking.Ranking.Settled, ranking.CouldDecide,
+            ? (row, ranking.Rounds, ranking.Ranking.Settled, ranking.CouldTellMore,
                ranking.Open.SelectMany(p => new[] { p.Faster, p.Slower }).Distinct().Select(name => Display.Protocols.First(p => Display.Of(p) == name)))
             : (row, design.Maximum, false, false, Enumerable.Empty<Protocol>()))];
     }

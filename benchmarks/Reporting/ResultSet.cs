@@ -157,8 +157,9 @@ public sealed class ResultSet(
 
         var ranking = Ranking.Of([.. cells.Select(c => (c.Key, c.Value.Time))], (a, b) => Ratio(cells[a], cells[b]));
         var noise = NoiseOf(scenario, transport);
+        var noisier = NoisierCells(scenario, transport).Select(n => Display.Of(n.Cell.Protocol)).ToHashSet();
         return new RowRanking(scenario, transport, ranking, cells.Values.Max(c => c.Measured.Count()),
-            [.. ranking.Undecided.Where(p => noise is null || Design.CouldDecide(p.Margin, noise))]);
+            [.. ranking.Undecided.Where(p => noise is null || Design.CouldTellMore(p, noise, noisier.Contains(p.Faster) || noisier.Contains(p.Slower)))]);
     }
 
     /// <summary>Every row's ranking, in the report's order.</summary>

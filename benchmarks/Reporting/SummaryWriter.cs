@@ -116,7 +116,7 @@ public sealed class SummaryWriter(ResultSet results, BenchmarkRun run)
         var settled = rows.Count(r => r.Ranking.Settled);
         var onTheLine = rows.Count(r => r.OnTheLine(design));
         return $"{line} Rows settled: {settled} of {rows.Count}, {early} after the first {design.Minimum} rounds; " +
-               $"{rows.Count - settled} with undecided pairs" + (onTheLine > 0 ? $", {onTheLine} of them stopped with those pairs too close to the 10 % line to decide" : "") +
+               $"{rows.Count - settled} with undecided pairs" + (onTheLine > 0 ? $", {onTheLine} of them stopped with those pairs too close to the 10 % line for more rounds to decide or to give a claim" : "") +
                $" (up to {rows.Where(r => !r.Ranking.Settled).Select(r => r.Rounds).DefaultIfEmpty(0).Max()} rounds).";
     }
 }

@@ -106,14 +106,38 @@ public sealed class RoundDesignTests
         Assert.True(design.CouldDecide(Pair(1.60), noise));
         Assert.True(design.CouldDecide(Pair(1.00), noise));
         Assert.True(design.CouldDecide(Pair(1 / 1.60), noise));
-        Assert.False(design.MeasuresAgain(3, settled: false, couldDecide: false));
-        Assert.True(design.MeasuresAgain(2, settled: false, couldDecide: false));
-        Assert.True(design.MeasuresAgain(3, settled: false, couldDecide: true));
+        Assert.False(design.MeasuresAgain(3, settled: false, couldTellMore: false));
+        Assert.True(design.MeasuresAgain(2, settled: false, couldTellMore: false));
+        Assert.True(design.MeasuresAgain(3, settled: false, couldTellMore: true));
         // Stopped there, the row is "on the line"; a settled row, one stopped by the maximum or a fixed design's is not.
-        Assert.True(design.StopsOnTheLine(3, settled: false, couldDecide: false));
-        Assert.False(design.StopsOnTheLine(3, settled: true, couldDecide: false));
-        Assert.False(design.StopsOnTheLine(8, settled: false, couldDecide: false));
-        Assert.False(RoundDesign.Fixed(3).StopsOnTheLine(2, settled: false, couldDecide: false));
+        Assert.True(design.StopsOnTheLine(3, settled: false, couldTellMore: false));
+        Assert.False(design.StopsOnTheLine(3, settled: true, couldTellMore: false));
+        Assert.False(design.StopsOnTheLine(8, settled: false, couldTellMore: false));
+        Assert.False(RoundDesign.Fixed(3).StopsOnTheLine(2, settled: false, couldTellMore: false));
+    }
+
+    [Fact]
+    public void APairOnTheLineOfWhichNothingIsKnownKeepsItsRowMeasuredForAClaim()
+    {
+        // At 8 rounds and a residual SD of 5 % a round, a pair's 95.5 % interval reaches about 5.4 % either side.
+        var design = new RoundDesign(4, 8);
+        var calm = new RowNoise(Variance: 0.05 * 0.05, DegreesOfFreedom: 12, Cells: 5, Rounds: 4);
+        Verdict Pair(double ratio, double spread) => Verdict.Of("A", "B", new RatioInterval(ratio, ratio / spread, ratio * spread, 4, "t"));
+
+        // On the line, it cannot be decided, but its interval would come to lie above 1 (1.10: within 1.04–1.16).
+        Assert.Equal(Claim.NothingKnown, Pair(1.10, 1.3).Claim);
+        Assert.False(design.CouldDecide(Pair(1.10, 1.3).Margin, calm));
+        Assert.True(design.CouldTellMore(Pair(1.10, 1.3), calm));
+        Assert.True(design.CouldTellMore(Pair(1.08, 1.3), calm));
+        // With a claim already it has nothing more to gain: its row may stop.
+        Assert.Equal(Claim.AheadByUnder, Pair(1.10, 1.08).Claim);
+        Assert.False(design.CouldTellMore(Pair(1.10, 1.08), calm));
+        // Where the row is so noisy that at 8 rounds its interval would still reach below 1 and past 1.2, neither.
+        var noisy = calm with { Variance = 0.10 * 0.10 };
+        Assert.False(design.CouldTellMore(Pair(1.10, 1.3), noisy));
+        // A pair more rounds could decide is one more rounds could tell more of.
+        Assert.True(design.CouldTellMore(Pair(1.60, 1.3), calm));
+        Assert.True(design.CouldTellMore(Pair(1.00, 1.3), calm));
     }
 
     [Fact]

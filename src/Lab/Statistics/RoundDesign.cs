@@ -51,16 +51,16 @@ public sealed record RoundDesign(int Minimum, int Maximum)
 
     /// <summary>
     /// Whether a row measured in this many rounds is measured again: up to the minimum always; at the minimum (the first
-    /// look) while a pair is undecided that more rounds could decide (<see cref="CouldDecide"/>); after it, up to the maximum.
+    /// look) while a pair is undecided of which more rounds could tell more (<see cref="CouldTellMore"/>); after it, up to the maximum.
     /// </summary>
-    public bool MeasuresAgain(int rounds, bool settled, bool couldDecide = true) =>
-        rounds < Minimum || (rounds < Maximum && (rounds > Minimum || (!settled && couldDecide)));
+    public bool MeasuresAgain(int rounds, bool settled, bool couldTellMore = true) =>
+        rounds < Minimum || (rounds < Maximum && (rounds > Minimum || (!settled && couldTellMore)));
 
     /// <summary>
-    /// Whether a sequential design stopped a row before the maximum with undecided pairs, none of which more rounds could
-    /// decide (<see cref="CouldDecide"/>): the row is "on the line".
+    /// Whether a sequential design stopped a row before the maximum with undecided pairs of none of which more rounds could
+    /// tell more (<see cref="CouldTellMore"/>): the row is "on the line".
     /// </summary>
-    public bool StopsOnTheLine(int rounds, bool settled, bool couldDecide) => Sequential && rounds < Maximum && !settled && !couldDecide;
+    public bool StopsOnTheLine(int rounds, bool settled, bool couldTellMore) => Sequential && rounds < Maximum && !settled && !couldTellMore;
 
     /// <summary>
     /// Whether measuring an undecided pair's row up to the maximum could decide it if its ratio stayed where it is: the
@@ -68,15 +68,39 @@ public sealed record RoundDesign(int Minimum, int Maximum)
     /// line or wholly within it. A ratio closer to the line than that half-width stays undecided however the rounds fall,
     /// so its row is not measured again for it (stopping for futility: no claim is made, so none can be wrong).
     /// </summary>
-    public bool CouldDecide(RatioInterval pair, RowNoise noise)
+    public bool CouldDecide(RatioInterval pair, RowNoise noise) =>
+        Math.Abs(Math.Abs(Math.Log(pair.Ratio)) - Math.Log(1 + Verdict.PracticalDifference)) > HalfWidthAtMaximum(noise);
+
+    /// <summary>
+    /// Whether measuring an undecided pair's row up to the maximum could tell more of it if its ratio stayed where it is:
+    /// decide it (<see cref="CouldDecide"/>), or give a claim to a pair of which nothing is known yet (<see cref="Claim.NothingKnown"/>):
+    /// its interval at the maximum would lie above 1, or within 1 ÷ 1.2 and 1.2. A pair on the line that already has a
+    /// claim keeps it, read at the first look; so does one with a cell noisier than its row (<see cref="RowNoise.Noisier"/>),
+    /// which the row's noise cannot project: measured on for a claim, such pairs were called faster at the line more often
+    /// than the rule allows (docs/methodology.md, "Pairs on the line").
+    /// </summary>
+    public bool CouldTellMore(Verdict pair, RowNoise noise, bool noisierCell = false)
     {
-        var line = Math.Log(1 + Verdict.PracticalDifference);
-        var half = noise.HalfWidth(Maximum, noise.DegreesOfFreedomAt(Maximum), LastConfidence);
-        return Math.Abs(Math.Abs(Math.Log(pair.Ratio)) - line) > half;
+        if (CouldDecide(pair.Margin, noise))
+        {
+            return true;
+        }
+
+        if (noisierCell)
+        {
+            return false;
+        }
+
+        var half = HalfWidthAtMaximum(noise);
+        var log = Math.Abs(Math.Log(pair.Margin.Ratio));
+        return pair.Claim is Claim.NothingKnown && (log > half || log + half <= Math.Log(1 + Verdict.ClaimBound));
     }
+
+    /// <summary>Half the width of a pair's log-ratio interval at the maximum, at the row's noise and the last look's confidence.</summary>
+    private double HalfWidthAtMaximum(RowNoise noise) => noise.HalfWidth(Maximum, noise.DegreesOfFreedomAt(Maximum), LastConfidence);
 
     public string Describe() => Sequential
         ? $"{Minimum} to {Maximum} rounds: a look after round {Minimum} (intervals at {ConfidenceAt(Minimum):P1}) stops the rows whose pairs are all decided " +
-          $"or too close to the 10 % line for more rounds; the rest are measured {Maximum} times and read at {LastConfidence:P1} (95 % spent over the two looks)"
+          $"or whose undecided pairs more rounds could neither decide nor give a claim; the rest are measured {Maximum} times and read at {LastConfidence:P1} (95 % spent over the two looks)"
         : $"{Minimum} round{(Minimum == 1 ? "" : "s")} (fixed)";
 }
