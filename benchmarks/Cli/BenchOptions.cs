@@ -55,7 +55,7 @@ public sealed record BenchOptions
         var common = new CommonOptions();
         var job = new Option<JobKind>("--job", "-j")
         {
-            Description = $"default: {RoundDesign.Default.Minimum} rounds of 1 warm-up + 3 iterations of ~100 ms per cell, then up to {RoundDesign.Default.Maximum} for the cells of pairs more rounds could decide or give a claim; " +
+            Description = $"default: {RoundDesign.Default.Minimum} rounds of 1 warm-up + 3 iterations of ~{SuiteJob.IterationMilliseconds} ms per cell, then up to {RoundDesign.Default.Maximum} for the cells of pairs more rounds could decide or give a claim; " +
                           $"thorough: the same, up to {RoundDesign.Thorough.Maximum}; short: 2 such rounds, fixed; " +
                           "medium, long: BenchmarkDotNet's presets, 3 rounds; dry: every cell once",
             HelpName = "default|thorough|short|medium|long|dry",

@@ -86,14 +86,15 @@ public sealed record RoundDesign(int Minimum, int Maximum)
             return true;
         }
 
-        if (noisierCell)
+        if (noisierCell || pair.Claim is not Claim.NothingKnown)
         {
             return false;
         }
 
-        var half = HalfWidthAtMaximum(noise);
-        var log = Math.Abs(Math.Log(pair.Margin.Ratio));
-        return pair.Claim is Claim.NothingKnown && (log > half || log + half <= Math.Log(1 + Verdict.ClaimBound));
+        // The interval the pair would have at the maximum were its ratio to stay where it is, and the claim it would carry.
+        var (log, half) = (Math.Log(pair.Margin.Ratio), HalfWidthAtMaximum(noise));
+        var atMaximum = pair.Margin with { Low = Math.Exp(log - half), High = Math.Exp(log + half) };
+        return Verdict.Of(pair.Faster, pair.Slower, atMaximum).Claim is not (null or Claim.NothingKnown);
     }
 
     /// <summary>Half the width of a pair's log-ratio interval at the maximum, at the row's noise and the last look's confidence.</summary>
