@@ -41,9 +41,11 @@ public sealed class NoisyCellTests
 
                 IReadOnlyList<IReadOnlyList<double>> cells = [.. times];
                 var confidence = design.ConfidenceAt(times[0].Count);
-                var ratio = checkCells ? CheckedRow.Of(cells).Ratio(0, 1, times[0], times[1], confidence) : RowNoise.Of(cells)!.Ratio(times[0], times[1], confidence);
+                var checkedRow = CheckedRow.Of(cells);
+                var ratio = checkCells ? checkedRow.Ratio(0, 1, times[0], times[1], confidence) : checkedRow.Noise!.Ratio(times[0], times[1], confidence);
                 verdict = Verdict.Of("A", "B", ratio);
-                if (!design.MeasuresAgain(times[0].Count, verdict.State is PairState.Faster or PairState.Level, design.CouldTellMore(verdict, RowNoise.Of(cells)!, checkCells && RowNoise.Noisier(cells).Any(n => n.Index is 0 or 1))))
+                var noisierCell = checkCells && (checkedRow.IsNoisy(0) || checkedRow.IsNoisy(1));
+                if (!design.MeasuresAgain(times[0].Count, verdict.State is PairState.Faster or PairState.Level, design.CouldTellMore(verdict, checkedRow.Noise!, noisierCell)))
                 {
                     break;
                 }
