@@ -17,11 +17,11 @@ namespace ProtocolBench.Lab.Statistics;
 /// </remarks>
 public sealed record RoundDesign(int Minimum, int Maximum)
 {
-    /// <summary>The default job's rounds: every row four times, the cells of pairs more rounds could still decide eight times.</summary>
-    public static readonly RoundDesign Default = new(4, 8);
+    /// <summary>The default job's rounds: every row four times, the cells of pairs more rounds could still decide or give a claim nine times.</summary>
+    public static readonly RoundDesign Default = new(4, 9);
 
-    /// <summary>The thorough job's rounds (--job thorough): every row four times, the cells more rounds could still decide twelve times.</summary>
-    public static readonly RoundDesign Thorough = new(4, 12);
+    /// <summary>The thorough job's rounds (--job thorough): every row four times, the cells more rounds could still decide or give a claim sixteen times.</summary>
+    public static readonly RoundDesign Thorough = new(4, 16);
 
     /// <summary>What the first look of a sequential design spends of the 5 %: its interval has confidence 99.5 %.</summary>
     public const double FirstLook = 0.005;
