@@ -46,7 +46,8 @@ public static class BenchmarkCommand
         var common = options.Common;
         var external = common.External is not null;
         var pinning = common.Pinning;
-        var (arguments, problem) = BenchmarkDotNetArguments.Parse(options, ManualConfig.CreateEmpty().AddJob(SuiteJob.Of(options.Job, pinning.ClientMask)));
+        var suiteJob = ManualConfig.CreateEmpty().AddJob(SuiteJob.Of(options.Job, pinning.ClientMask));
+        var (arguments, problem) = BenchmarkDotNetArguments.Parse(options, suiteJob);
         if (arguments is null)
         {
             await Console.Error.WriteLineAsync($"{problem} See --help.");
@@ -108,7 +109,7 @@ public static class BenchmarkCommand
             var run = new BenchmarkRun
             {
                 Id = runId,
-                Job = SuiteJob.Describe(options.Job),
+                Job = SuiteJob.Describe(options.Job, arguments.JobOf(suiteJob)),
                 Database = session.DatabaseSetup ?? "whatever the external services use",
                 Services = session.Description,
                 Pinning = pinning.Apply(),

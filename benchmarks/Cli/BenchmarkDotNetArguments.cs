@@ -1,6 +1,7 @@
 using System.Text.RegularExpressions;
 using BenchmarkDotNet.Configs;
 using BenchmarkDotNet.ConsoleArguments;
+using BenchmarkDotNet.Jobs;
 
 namespace ProtocolBench.Benchmarks.Cli;
 
@@ -29,6 +30,9 @@ public sealed partial class BenchmarkDotNetArguments
 
     /// <summary>A round's configuration with the arguments applied.</summary>
     public IConfig Apply(IConfig round) => ManualConfig.Union(round, _parsed);
+
+    /// <summary>The job the rounds run: the suite's (in <paramref name="round"/>) with the job options (--iterationCount, ...) applied.</summary>
+    public Job JobOf(IConfig round) => ImmutableConfigBuilder.Create(Apply(round)).GetJobs().First();
 
     /// <summary>The cells BenchmarkDotNet will run: its filters and the suite's.</summary>
     public List<BenchmarkCase> Select(IEnumerable<Type> types, IConfig round)

@@ -96,11 +96,23 @@ public static class SuiteJob
         _ => 3,
     };
 
-    public static string Describe(JobKind kind) => kind switch
+    /// <summary>What each cell gets in a round: the job as BenchmarkDotNet's own options (--iterationCount, --warmupCount, --iterationTime, ...) left it.</summary>
+    /// <param name="job">The job the rounds run (<see cref="Cli.BenchmarkDotNetArguments.JobOf"/>).</param>
+    public static string Describe(JobKind kind, Job job)
     {
-        JobKind.Default or JobKind.Thorough or JobKind.Short => $"1 warm-up + 3 measured iterations of ~{IterationMilliseconds} ms per cell",
-        JobKind.Medium => "BenchmarkDotNet's MediumRun preset (2 launches × 15 iterations) per cell",
-        JobKind.Long => "BenchmarkDotNet's LongRun preset (3 launches × 100 iterations) per cell",
-        _ => "every cell once (1 invocation, no statistics)",
-    };
+        var run = job.Run;
+        // A count the job leaves open is BenchmarkDotNet's to choose (its pilot and warm-up stages): "auto".
+        var warmUps = run.HasValue(RunMode.WarmupCountCharacteristic) ? $"{run.WarmupCount}" : "auto";
+        var measured = run.HasValue(RunMode.IterationCountCharacteristic) ? $"{run.IterationCount}" : "auto";
+        var counts = $"{warmUps} warm-up + {measured} measured iterations";
+        var each = run.HasValue(RunMode.IterationTimeCharacteristic) ? $" of ~{run.IterationTime.ToMilliseconds():0.#} ms" : "";
+        var launches = run.HasValue(RunMode.LaunchCountCharacteristic) && run.LaunchCount > 1 ? $"{run.LaunchCount} launches × " : "";
+        return kind switch
+        {
+            JobKind.Default or JobKind.Thorough or JobKind.Short => $"{counts}{each} per cell",
+            JobKind.Medium => $"BenchmarkDotNet's MediumRun preset: {launches}{counts}{each} per cell",
+            JobKind.Long => $"BenchmarkDotNet's LongRun preset: {launches}{counts}{each} per cell",
+            _ => "every cell once (1 invocation, no statistics)",
+        };
+    }
 }

@@ -137,6 +137,22 @@ public sealed partial class CommandTests : IDisposable
         Assert.InRange(int.Parse(warmed.Groups[1].Value), 2, 8);
     }
 
+    /// <summary>
+    /// BenchmarkDotNet's own job options change every round's job, and the job line, in the console and in the report,
+    /// says what each cell got (it said "3 measured iterations" whatever --iterationCount asked).
+    /// </summary>
+    [Fact]
+    public async Task BenchmarkJobLineSaysWhatBenchmarkDotNetsJobOptionsMadeOfTheRounds()
+    {
+        await using var command = StartBenchmark(["--job", "short", "--rounds", "2", "--iterationCount", "2", "--warmupCount", "0", "--filter", "*int-max*"]);
+
+        await command.AssertExitsWithAsync(0, TimeSpan.FromMinutes(5));
+
+        const string Job = "0 warm-up + 2 measured iterations of ~60 ms per cell";
+        Assert.Contains($"Job: {Job};", command.Output);
+        Assert.Contains($"job: {Job}.", await File.ReadAllTextAsync(Path.Combine(_work, "results", "summary.md"), Token));
+    }
+
     /// <summary>The four services on free ports and this test's database, as a user starts them for --external: without the launcher's runtime settings.</summary>
     private async Task<RunningServices> StartServicesByHandAsync() =>
         await ServiceLauncher.StartAsync(new LaunchOptions
