@@ -47,7 +47,7 @@ public sealed class ResultSet(
         if (a is CellResult one && b is CellResult other && (one.Scenario, one.Transport) == (other.Scenario, other.Transport))
         {
             var (row, cells) = RowOf(one.Scenario, one.Transport, RoundsOf(one).Intersect(RoundsOf(other)));
-            return row.Ratio(cells.IndexOf(one), cells.IndexOf(other), x, y, Design.ConfidenceAt(x.Length));
+            return row.Ratio(cells.IndexOf(one), cells.IndexOf(other), x, y, Design);
         }
 
         return Design.Paired(x, y);
@@ -71,7 +71,10 @@ public sealed class ResultSet(
         return RowOf(scenario, transport, cells.Count == 0 ? [] : cells.Skip(1).Aggregate(RoundsOf(cells[0]), (all, c) => all.Intersect(RoundsOf(c))));
     }
 
-    /// <summary>The row's cells measured in every one of <paramref name="rounds"/>, checked over those rounds.</summary>
+    /// <summary>
+    /// The row's cells measured in every one of <paramref name="rounds"/>, checked over those rounds and, past a sequential
+    /// design's first look, with the cells flagged at that look kept flagged (<see cref="CheckedRow.Keeping"/>).
+    /// </summary>
     private (CheckedRow Row, List<CellResult> Cells) RowOf(Scenario scenario, Transport transport, IEnumerable<int> rounds)
     {
         var over = rounds.Order().ToList();
@@ -79,7 +82,14 @@ public sealed class ResultSet(
         if (!_rows.TryGetValue(key, out var row))
         {
             var cells = Display.Protocols.Select(p => Find(scenario, p, transport)).OfType<CellResult>().Where(c => !over.Except(RoundsOf(c)).Any()).ToList();
-            row = _rows[key] = (CheckedRow.Of([.. cells.Select(c => (IReadOnlyList<double>)[.. over.Select(r => c.RoundMedian(r)!.Value)])]), cells);
+            var check = CheckedRow.Of([.. cells.Select(c => (IReadOnlyList<double>)[.. over.Select(r => c.RoundMedian(r)!.Value)])]);
+            if (Design.Sequential && over.Count > Design.Minimum)
+            {
+                var (first, firstCells) = RowOf(scenario, transport, over.Take(Design.Minimum));
+                check = check.Keeping(first.Noisy.Select(n => n with { Index = cells.IndexOf(firstCells[n.Index]) }).Where(n => n.Index >= 0));
+            }
+
+            row = _rows[key] = (check, cells);
         }
 
         return row;
@@ -157,9 +167,8 @@ public sealed class ResultSet(
 
         var ranking = Ranking.Of([.. cells.Select(c => (c.Key, c.Value.Time))], (a, b) => Ratio(cells[a], cells[b]));
         var noise = NoiseOf(scenario, transport);
-        var noisier = NoisierCells(scenario, transport).Select(n => Display.Of(n.Cell.Protocol)).ToHashSet();
         return new RowRanking(scenario, transport, ranking, cells.Values.Max(c => c.Measured.Count()),
-            [.. ranking.Undecided.Where(p => noise is null || Design.CouldTellMore(p, noise, noisier.Contains(p.Faster) || noisier.Contains(p.Slower)))]);
+            [.. ranking.Undecided.Where(p => noise is null || Design.CouldTellMore(p, noise))]);
     }
 
     /// <summary>Every row's ranking, in the report's order.</summary>

@@ -68,6 +68,7 @@ public sealed class RoundDesignTests
 
         Assert.False(design.Sequential);
         Assert.Equal(0.95, design.ConfidenceAt(8), 9);
+        Assert.Equal(0.95, design.ConfidenceAt(8, noisierCell: true), 9);
         Assert.Equal(1, design.Looks);
         Assert.True(design.MeasuresAgain(7, settled: true));
         Assert.False(design.MeasuresAgain(8, settled: false));
@@ -83,6 +84,9 @@ public sealed class RoundDesignTests
         Assert.Equal(0.995, design.ConfidenceAt(3), 9);
         Assert.Equal(0.955, design.ConfidenceAt(8), 9);
         Assert.Equal(0.05, 1 - design.ConfidenceAt(3) + 1 - design.ConfidenceAt(8), 9);
+        // A pair with a cell noisier than its row gives up more at the last look, for what its first may have overspent.
+        Assert.Equal(0.995, design.ConfidenceAt(3, noisierCell: true), 9);
+        Assert.Equal(0.97, design.ConfidenceAt(8, noisierCell: true), 9);
         // A row cut short between the looks (an interrupted run) is read as strictly as at the first.
         Assert.Equal(0.995, design.ConfidenceAt(5), 9);
         Assert.True(design.MeasuresAgain(2, settled: true));

@@ -8,19 +8,26 @@ namespace ProtocolBench.Lab.Statistics;
 /// The row's noise keeps the noisier cells: left out, it would be the noise of the cells that happened to look calm,
 /// too small whenever the check flags a cell that is not noisier (one in five at its level), and the other pairs' false
 /// claims rose above 2.5 % in the simulation of docs/methodology.md. Kept, a truly noisier cell widens the other pairs'
-/// intervals a little, which is safe.
+/// intervals a little, which is safe. A cell flagged at a sequential design's first look stays flagged: its pairs were
+/// measured on for what their own variance could tell, and read at the last look on the row's noise they would be judged
+/// on a spread the check had found too small for them.
 /// </remarks>
 public sealed record CheckedRow(RowNoise? Noise, IReadOnlyList<NoisyCell> Noisy)
 {
     /// <summary>Checks the row's cells from their rounds' times, one list per cell over the same rounds.</summary>
-    public static CheckedRow Of(IReadOnlyList<IReadOnlyList<double>> times)
-    {
-        return new(RowNoise.Of(times), RowNoise.Noisier(times));
-    }
+    public static CheckedRow Of(IReadOnlyList<IReadOnlyList<double>> times) => new(RowNoise.Of(times), RowNoise.Noisier(times));
+
+    /// <summary>This check with the cells an earlier one flagged (indices into this row) flagged as well.</summary>
+    public CheckedRow Keeping(IEnumerable<NoisyCell> earlier) => this with { Noisy = [.. Noisy, .. earlier.Where(e => !IsNoisy(e.Index))] };
 
     public bool IsNoisy(int cell) => Noisy.Any(n => n.Index == cell);
 
-    /// <summary>Cell b's time ÷ cell a's from their paired rounds' times <paramref name="x"/> and <paramref name="y"/>, at <paramref name="confidence"/>.</summary>
-    public RatioInterval Ratio(int a, int b, IReadOnlyList<double> x, IReadOnlyList<double> y, double confidence) =>
-        Noise is { } noise && !IsNoisy(a) && !IsNoisy(b) ? noise.Ratio(x, y, confidence) : RatioInterval.Paired(x, y, confidence);
+    /// <summary>
+    /// Cell b's time ÷ cell a's from their paired rounds' times <paramref name="x"/> and <paramref name="y"/>, at the
+    /// confidence <paramref name="design"/> reads that many rounds at (<see cref="RoundDesign.ConfidenceAt"/>).
+    /// </summary>
+    public RatioInterval Ratio(int a, int b, IReadOnlyList<double> x, IReadOnlyList<double> y, RoundDesign design) =>
+        Noise is { } noise && !IsNoisy(a) && !IsNoisy(b)
+            ? noise.Ratio(x, y, design.ConfidenceAt(x.Count))
+            : RatioInterval.Paired(x, y, design.ConfidenceAt(x.Count, noisierCell: true));
 }

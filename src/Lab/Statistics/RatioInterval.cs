@@ -12,8 +12,14 @@ public sealed record RatioInterval(double Ratio, double Low, double High, int Va
 
     public bool HasInterval => double.IsFinite(Low) && double.IsFinite(High);
 
+    /// <summary>The method of <see cref="Paired"/>: a pair judged on its own variance.</summary>
+    public const string PairedMethod = "paired t over rounds";
+
     /// <summary>The standard error of the ratio's logarithm, the spread the interval was made from; NaN where it is not known.</summary>
     public double LogError { get; init; } = double.NaN;
+
+    /// <summary>The confidence the interval was made at; NaN where it is not known.</summary>
+    public double ConfidenceLevel { get; init; } = double.NaN;
 
     /// <summary>The same comparison seen from the other side (<c>a ÷ b</c>).</summary>
     public RatioInterval Inverse() => this with { Ratio = 1 / Ratio, Low = 1 / High, High = 1 / Low };
@@ -35,9 +41,10 @@ public sealed record RatioInterval(double Ratio, double Low, double High, int Va
 
         var logs = a.Zip(b, (x, y) => Math.Log(y / x)).ToArray();
         var (mean, half) = Statistic.MeanAndHalfWidth(logs, confidence);
-        return new(Math.Exp(mean), Math.Exp(mean - half), Math.Exp(mean + half), logs.Length, "paired t over rounds")
+        return new(Math.Exp(mean), Math.Exp(mean - half), Math.Exp(mean + half), logs.Length, PairedMethod)
         {
             LogError = logs.Length < 2 ? double.NaN : Math.Sqrt(Statistic.Variance(logs) / logs.Length),
+            ConfidenceLevel = confidence,
         };
     }
 
@@ -72,6 +79,6 @@ public sealed record RatioInterval(double Ratio, double Low, double High, int Va
         var k = RankDistribution.LowerRank(a.Count, b.Count, (1 - confidence) / 2);
         return k == 0
             ? new(median, double.NaN, double.NaN, Math.Min(a.Count, b.Count), method)
-            : new(median, ratios[k - 1], ratios[^k], Math.Min(a.Count, b.Count), method);
+            : new(median, ratios[k - 1], ratios[^k], Math.Min(a.Count, b.Count), method) { ConfidenceLevel = confidence };
     }
 }

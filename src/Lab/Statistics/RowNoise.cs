@@ -74,7 +74,7 @@ public sealed record RowNoise(double Variance, int DegreesOfFreedom, int Cells, 
             var p = Statistic.FisherUpperTail(f, n - 1, rest.DegreesOfFreedom);
             if (p < level)
             {
-                noisy.Add(new NoisyCell(i, Math.Sqrt(Math.Max(0, spread - rest.Variance / (k - 1))), Math.Sqrt(rest.Variance), p));
+                noisy.Add(new NoisyCell(i, Math.Sqrt(Math.Max(0, spread - rest.Variance / (k - 1))), Math.Sqrt(rest.Variance), p, n));
             }
         }
 
@@ -97,6 +97,7 @@ public sealed record RowNoise(double Variance, int DegreesOfFreedom, int Cells, 
         return new(Math.Exp(mean), Math.Exp(mean - half), Math.Exp(mean + half), a.Count, $"t over rounds, the row's noise ({Cells} cells, {DegreesOfFreedom} df)")
         {
             LogError = Math.Sqrt(2 * Variance / a.Count),
+            ConfidenceLevel = confidence,
         };
     }
 
