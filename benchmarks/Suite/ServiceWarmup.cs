@@ -6,26 +6,33 @@ namespace ProtocolBench.Benchmarks.Suite;
 /// Brings freshly started services to their steady state before a round: every selected cell called for a moment and
 /// at least <see cref="MinCalls"/> times (tiering promotes a method after 30 calls, twice with dynamic PGO: a search
 /// of 3,112 authors called only for the moment, four times, was measured at twice its time for two rounds), then a
-/// wait until the services and this process are quiet (<see cref="Quiet"/>: the runtime's background tier-1 compilation done). Without it the first cells after a start meet
+/// wait until the services and this process are quiet (<see cref="Quiet"/>: the runtime's background tier-1 compilation done),
+/// then the <see cref="MinCalls"/> again for the second promotion. Without it the first cells after a start meet
 /// tier-0 code and cold pools and measure several times slower, which is start-up, not the protocol
 /// (docs/methodology.md, "Warm-up after each start"). The services start with tiering's call-counting delay cut short
 /// (<see cref="Lab.Services.LaunchOptions.PromoteHotCodeEarly"/>), so a few seconds of calls suffice. The domain floors are warmed the same way, in this
-/// process, and the loopback transfer over its socket. Then cells with no time per call yet (the first round) are timed for a moment, warm, so that BenchConfig
-/// can size their iterations without BenchmarkDotNet's pilot stage.
+/// process, and the loopback transfer over its socket. Cells with no time per call yet (the first round) take it from
+/// the second half of their last pass's calls, warm, so that BenchConfig can size their iterations without BenchmarkDotNet's pilot stage.
 /// </summary>
 public static class ServiceWarmup
 {
     private const int MinCalls = 64;
     private const int MaxCalls = 300;
 
-    /// <summary>Bounds the warm-up of a slow cell (a PDF over a shaped link) whatever <see cref="MinCalls"/> says.</summary>
+    /// <summary>Bounds each pass's warm-up of a slow cell (a PDF over a shaped link) whatever <see cref="MinCalls"/> says.</summary>
     private static readonly TimeSpan MaxPerCell = TimeSpan.FromSeconds(2);
+
+    /// <summary>
+    /// The second pass, for services this command started: the calls that promote the instrumented code the first pass
+    /// left (<see cref="MinCalls"/>, over twice the 30 tiering counts) over at least three times the services' call-counting
+    /// delay of 10 ms, and at most a second a cell: not the first pass's moment again, which made every fast path hot.
+    /// </summary>
+    private static readonly (TimeSpan Time, TimeSpan Cap) Again = (TimeSpan.FromMilliseconds(30), TimeSpan.FromSeconds(1));
     private static readonly TimeSpan Settle = TimeSpan.FromSeconds(2);
 
     /// <summary>How many warm-up passes services started elsewhere get at most, and when their calls count as steady.</summary>
     private const int MaxExternalPasses = 8;
     private const double SteadyWithin = 0.05;
-    private static readonly TimeSpan TimingPerCell = TimeSpan.FromMilliseconds(25);
 
     /// <param name="perCall">Each cell's time per call (ns) by <see cref="Cell.Id"/>; the cells missing from it are timed and added.</param>
     /// <param name="services">The services' process ids, watched until they are quiet (<see cref="Quiet"/>); none with --external.</param>
@@ -39,6 +46,7 @@ public static class ServiceWarmup
         // Twice, with the compilation the first pass started finished in between: with dynamic PGO a hot method is compiled
         // twice (instrumented, then final), and the calls that promote it the second time count only once the first
         // compilation is in place. After one pass the first row of a round met the second compilation on the services' core.
+        // The second pass makes only those calls (Again).
         // Services started elsewhere (--external) cannot be watched, nor told how to start: after each pass they get a fixed
         // pause, and the passes go on while the calls still get faster (a service run by hand may have tiering's default
         // call-counting delay, which keeps its hot code unoptimised for the first minute of steady calls).
@@ -46,11 +54,18 @@ public static class ServiceWarmup
         var external = services.Count == 0;
         Dictionary<string, double>? before = null;
         var (passes, steady) = (0, false);
+        var lastPass = new Dictionary<string, double>();
         while (passes < (external ? MaxExternalPasses : 2) && !steady)
         {
             passes++;
             var passTimes = new Dictionary<string, double>();
-            await CallEachAsync(callable, suite, failures, (perCell, MinCalls, MaxCalls), (c, times) => passTimes[Cell.Id(c)] = Statistic.Median(times), stop);
+            lastPass.Clear();
+            var budget = external || passes == 1 ? new Budget(perCell, MinCalls, MaxCalls, MaxPerCell) : new Budget(Again.Time, MinCalls, MaxCalls, Again.Cap);
+            await CallEachAsync(callable, suite, failures, budget, (c, times) =>
+            {
+                passTimes[Cell.Id(c)] = Statistic.Median(times);
+                lastPass[Cell.Id(c)] = Statistic.Median(times[(times.Count / 2)..]);
+            }, stop);
             if (external)
             {
                 await Task.Delay(Settle, stop);
@@ -61,15 +76,16 @@ public static class ServiceWarmup
             (settling, quiet) = await Quiet.WaitAsync(services, stop);
         }
 
-        await CallEachAsync(
-            [.. callable.Where(c => !perCall.ContainsKey(Cell.Id(c)))], suite, failures, (TimingPerCell, 3, 50),
-            (c, times) => perCall[Cell.Id(c)] = Statistic.Median(times), stop);
-        var (again, quietAgain) = await Quiet.WaitAsync(services, stop);
+        foreach (var (cell, time) in lastPass)
+        {
+            perCall.TryAdd(cell, time);
+        }
+
         var said = external
             ? steady ? $"{passes} passes, the last as fast as the one before" : $"{passes} passes, the calls still getting faster: measuring anyway"
-            : quiet && quietAgain
+            : quiet
                 ? $"quiet after {settling.TotalSeconds:F1} s"
-                : $"still busy after {Math.Max(settling.TotalSeconds, again.TotalSeconds):F0} s: measuring anyway";
+                : $"still busy after {settling.TotalSeconds:F0} s: measuring anyway";
         return (watch.Elapsed, said, failures);
     }
 
@@ -83,10 +99,13 @@ public static class ServiceWarmup
         return ratios.Count > 0 && Statistic.GeometricMean(ratios) >= 1 - SteadyWithin;
     }
 
-    /// <summary>Calls each case's scenario for its budget (time, at least and at most so many calls), one client per protocol and transport.</summary>
+    /// <summary>A cell's calls in one pass: for <see cref="Time"/>, at least <see cref="Min"/> and at most <see cref="Max"/> of them, and never past <see cref="Cap"/>.</summary>
+    private readonly record struct Budget(TimeSpan Time, int Min, int Max, TimeSpan Cap);
+
+    /// <summary>Calls each case's scenario for its budget, one client per protocol and transport.</summary>
     private static async Task CallEachAsync(
         IReadOnlyList<BenchmarkCase> cases, SuiteRun suite, List<string> failures,
-        (TimeSpan Time, int Min, int Max) budget, Action<BenchmarkCase, List<double>> timed, CancellationToken stop)
+        Budget budget, Action<BenchmarkCase, List<double>> timed, CancellationToken stop)
     {
         foreach (var group in cases.GroupBy(Cell.Where))
         {
@@ -107,12 +126,12 @@ public static class ServiceWarmup
             foreach (var benchmarkCase in group)
             {
                 var scenario = Cell.ScenarioOf(benchmarkCase);
-                var (time, min, max) = budget;
+                var (time, min, max, cap) = budget;
                 var times = new List<double>();
                 try
                 {
                     var cell = Stopwatch.StartNew();
-                    while (times.Count < max && cell.Elapsed < MaxPerCell && (times.Count < min || cell.Elapsed < time))
+                    while (times.Count < max && cell.Elapsed < cap && (times.Count < min || cell.Elapsed < time))
                     {
                         var started = Stopwatch.GetTimestamp();
                         await scenario.CallAsync(client, suite.Marker(scenario), stop);
