@@ -217,7 +217,7 @@ public sealed record BenchOptions
 
         With no options it makes the HTTPS certificate if missing, starts the four services (Release, SQLite), measures
         every scenario on every protocol and transport (the default job: {RoundDesign.Default.Minimum} rounds, and up to {RoundDesign.Default.Maximum} for the rows with a
-        pair still open; about 24 minutes on 2 cores), writes the reports
+        pair still open; 24–29 minutes on 2 cores, by how noisy the machine is), writes the reports
         (summary.html, summary.md and BenchmarkDotNet's own per class, in the results folder) and stops the services.
 
         Any option not listed here goes to BenchmarkDotNet: --filter '*Payloads*' or '*int-max*' (classes Floor,
